@@ -1,0 +1,34 @@
+# toolproof: one place that sets the project up and runs it.
+# `make demo` runs the bundled example suite; `make test` runs the whole test suite.
+SHELL := /bin/bash
+VENV := $(CURDIR)/.venv
+PY := $(VENV)/bin/python
+export PATH := $(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+
+.PHONY: setup demo test lint bench clean
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+demo: setup
+	toolproof run examples/quickstart
+
+test: setup
+	ruff check src tests bench examples
+	mypy
+	pytest -q
+
+bench: setup
+	python bench/run_bench.py
+
+clean:
+	rm -rf $(VENV) node_modules

@@ -1,0 +1,5 @@
+"""`python -m toolproof`."""
+
+from toolproof.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Verdicts: what became of a case, with a message a person can act on."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Status(StrEnum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+    SKIP = "SKIP"
+    ERROR = "ERROR"
+
+
+class FailureKind(StrEnum):
+    """Why a case did not pass. The first four are the ways a request itself can go wrong."""
+
+    TOOL_ERROR = "tool_error"  # the result had isError: true where success was expected
+    RPC_ERROR = "rpc_error"  # the server answered with a JSON-RPC error
+    TRANSPORT = "transport"  # the connection failed: spawn, exit, closed pipe, HTTP failure
+    TIMEOUT = "timeout"  # a request or the whole case ran out of time
+    PROTOCOL = "protocol"  # the server sent something that is not valid MCP
+    EXPECTATION = "expectation"  # the answer came back and an expectation did not hold
+    SETUP = "setup"  # a setup step or capture failed
+    CONFIG = "config"  # the case cannot run as written (load error, bad template, missing file)
+
+
+class Failure(BaseModel):
+    """The first failing expectation, or the error that stopped the case."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: FailureKind
+    message: str
+    check: str | None = None
+    expected: Any = None
+    actual: Any = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class CaseResult(BaseModel):
+    """The verdict on one case (one trial of it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    file: Path
+    line: int = 1
+    status: Status
+    failure: Failure | None = None
+    reason: str | None = None  # why a case was skipped
+    duration_s: float = 0.0
+    trial: int = 1
+    stderr: str = ""  # the server's stderr tail, kept for failures
+    phases: dict[str, float] = Field(default_factory=dict)  # seconds per phase: start, setup, call, stop
+
+    @property
+    def node_id(self) -> str:
+        return f"{self.file}::{self.name}"
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS

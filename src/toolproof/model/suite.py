@@ -1,0 +1,305 @@
+"""What a server test is: the case, the server it talks to, its setup and the one request it checks.
+
+Field names follow mcp-assert's YAML so that its suites load as they are; every model forbids unknown
+keys so a misspelt key is a load error rather than a silently ignored expectation.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+
+def go_string(value: Any) -> Any:
+    """Render a YAML scalar the way Go's yaml.v3 fills a string field (`1` -> "1", `true` -> "true")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    return value
+
+
+def one_or_many(value: Any) -> Any:
+    """Accept a single scalar where a list is expected."""
+    if value is None:
+        return value
+    if isinstance(value, (str, int, float, bool)):
+        return [value]
+    return value
+
+
+Text = Annotated[str, BeforeValidator(go_string)]
+TextList = Annotated[list[Text], BeforeValidator(one_or_many)]
+
+
+class Strict(BaseModel):
+    """Base of every file model: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Transport(StrEnum):
+    STDIO = "stdio"
+    SSE = "sse"
+    HTTP = "http"
+
+
+class SamplingMock(Strict):
+    """Canned answer to every `sampling/createMessage` the server sends."""
+
+    text: Text = ""
+    model: Text = "mock"
+    stop_reason: Text = "end_turn"
+
+
+class ElicitationMock(Strict):
+    """Answer to every `elicitation/create`: an action and, for accept, the content."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    action: Literal["accept", "decline", "cancel"] = "accept"
+    content: dict[str, Any] | None = None
+
+    def response_content(self) -> dict[str, Any]:
+        """The form content sent back: `content`, or else every key other than `action`."""
+        if self.content is not None:
+            return dict(self.content)
+        return dict(self.model_extra or {})
+
+
+class ClientCapabilities(Strict):
+    """Client-side features offered to the server, each answered by a configured mock."""
+
+    roots: TextList | None = None
+    sampling: SamplingMock | None = None
+    elicitation: ElicitationMock | None = None
+
+
+class ServerConfig(Strict):
+    """How to start or reach the server under test."""
+
+    command: Text = ""
+    args: list[Text] = Field(default_factory=list)
+    env: dict[str, Text] = Field(default_factory=dict)
+    cwd: Text | None = None
+    transport: Transport = Transport.STDIO
+    url: Text = ""
+    headers: dict[str, Text] = Field(default_factory=dict)
+    docker: Text = ""
+    client_capabilities: ClientCapabilities | None = None
+
+
+class SetupStep(Strict):
+    """A tool call made before the checked request, optionally capturing values from its JSON text."""
+
+    tool: Text
+    args: dict[str, Any] = Field(default_factory=dict)
+    capture: dict[str, Text] = Field(default_factory=dict)
+
+
+class Expect(Strict):
+    """Expectations on a result's text and side effects, checked in mcp-assert's documented order."""
+
+    not_error: bool | None = None
+    is_error: bool | None = None
+    not_empty: bool | None = None
+    equals: Text | None = None
+    contains: TextList | None = None
+    contains_any: TextList | None = None
+    not_contains: TextList | None = None
+    matches_regex: TextList | None = None
+    json_path: dict[str, Any] | None = None
+    min_results: int | None = None
+    max_results: int | None = None
+    net_delta: int | None = None
+    file_contains: dict[str, Text] | None = None
+    file_not_contains: dict[str, Text] | None = None
+    file_not_exists: TextList | None = None
+    file_unchanged: TextList | None = None
+    in_order: TextList | None = None
+    min_progress: int | None = None
+
+    def file_paths_after(self) -> list[str]:
+        """Paths (unsubstituted) whose content the checks need after the request."""
+        paths = [*(self.file_contains or {}), *(self.file_not_contains or {})]
+        return [*paths, *(self.file_not_exists or []), *(self.file_unchanged or [])]
+
+
+class AssertBlock(Strict):
+    """`assert:` - one `tools/call`."""
+
+    kind: Literal["assert"] = Field(default="assert", exclude=True)
+    tool: Text
+    args: dict[str, Any] = Field(default_factory=dict)
+    expect: Expect = Field(default_factory=Expect)
+    capture_progress: bool = False
+
+
+class ListParams(Strict):
+    cursor: Text | None = None
+
+
+class ResourcesBlock(Strict):
+    """`assert_resources:` - list or read, optionally with a subscription."""
+
+    kind: Literal["assert_resources"] = Field(default="assert_resources", exclude=True)
+    list_: ListParams | None = Field(default=None, alias="list")
+    read: Text | None = None
+    subscribe: Text | None = None
+    unsubscribe: Text | None = None
+    expect: Expect = Field(default_factory=Expect)
+    expect_notification: bool | None = None
+
+
+class PromptGet(Strict):
+    name: Text
+    arguments: dict[str, Text] = Field(default_factory=dict)
+
+
+class PromptsBlock(Strict):
+    """`assert_prompts:` - list or get."""
+
+    kind: Literal["assert_prompts"] = Field(default="assert_prompts", exclude=True)
+    list_: ListParams | None = Field(default=None, alias="list")
+    get: PromptGet | None = None
+    expect: Expect = Field(default_factory=Expect)
+
+
+class CompletionRef(Strict):
+    type: Literal["ref/prompt", "ref/resource"]
+    name: Text | None = None
+    uri: Text | None = None
+
+
+class CompletionArgument(Strict):
+    name: Text
+    value: Text = ""
+
+
+class CompletionBlock(Strict):
+    """`assert_completion:` - one `completion/complete`."""
+
+    kind: Literal["assert_completion"] = Field(default="assert_completion", exclude=True)
+    ref: CompletionRef
+    argument: CompletionArgument
+    context: dict[str, Text] | None = None
+    expect: Expect = Field(default_factory=Expect)
+
+
+class SamplingBlock(Strict):
+    """`assert_sampling:` - a tool call whose sampling requests get a canned answer."""
+
+    kind: Literal["assert_sampling"] = Field(default="assert_sampling", exclude=True)
+    tool: Text
+    args: dict[str, Any] = Field(default_factory=dict)
+    mock_text: Text = ""
+    mock_model: Text = "mock"
+    stop_reason: Text = "end_turn"
+    expect: Expect = Field(default_factory=Expect)
+
+
+class LoggingExpect(Strict):
+    min_messages: int | None = None
+    contains_level: TextList | None = None
+    contains_data: TextList | None = None
+
+
+class LoggingBlock(Strict):
+    """`assert_logging:` - set a level, call a tool, check the log messages."""
+
+    kind: Literal["assert_logging"] = Field(default="assert_logging", exclude=True)
+    set_level: Text
+    tool: Text | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    expect: LoggingExpect = Field(default_factory=LoggingExpect)
+
+
+class NotificationExpect(Strict):
+    min_count: int | None = None
+    max_count: int | None = None
+    methods: TextList | None = None
+    not_methods: TextList | None = None
+    contains_data: TextList | None = None
+    not_contains_data: TextList | None = None
+
+
+class NotificationsBlock(Strict):
+    """`assert_notifications:` - every notification during one tool call."""
+
+    kind: Literal["assert_notifications"] = Field(default="assert_notifications", exclude=True)
+    tool: Text
+    args: dict[str, Any] = Field(default_factory=dict)
+    expect: NotificationExpect = Field(default_factory=NotificationExpect)
+
+
+class TraceEntry(Strict):
+    """One recorded tool call of a trajectory."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    tool: Text
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class TrajectoryCheck(Strict):
+    type: Literal["order", "presence", "absence", "args_contain"]
+    tools: TextList = Field(default_factory=list)
+    tool: Text | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class TrajectoryBlock(Strict):
+    """`trajectory:` - checks on a recorded trace; no server is started."""
+
+    kind: Literal["trajectory"] = Field(default="trajectory", exclude=True)
+    checks: list[TrajectoryCheck]
+    trace: list[TraceEntry] | None = None
+    audit_log: Text | None = None
+
+
+Block = Annotated[
+    AssertBlock
+    | ResourcesBlock
+    | PromptsBlock
+    | CompletionBlock
+    | SamplingBlock
+    | LoggingBlock
+    | NotificationsBlock
+    | TrajectoryBlock,
+    Field(discriminator="kind"),
+]
+
+
+class SourceRef(Strict):
+    """Where a case was written: file, 1-based line, and the document's index within the file."""
+
+    file: Path
+    line: int = 1
+    column: int = 1
+    document: int = 0
+
+
+class Case(Strict):
+    """One server test: start or reach a server, run setup, make one request, check it."""
+
+    name: str
+    source: SourceRef
+    server: ServerConfig = Field(default_factory=ServerConfig)
+    setup: list[SetupStep] = Field(default_factory=list)
+    block: Block
+    timeout: float | None = None
+    skip: bool = False
+    skip_unless_env: str | None = None
+
+    @property
+    def node_id(self) -> str:
+        """pytest-style identifier: `file::name`."""
+        return f"{self.source.file}::{self.name}"
