@@ -1,0 +1,35 @@
+"""Argument types and options shared by the commands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from toolproof.load.durations import parse_duration
+
+
+def duration_arg(text: str) -> float:
+    """A Go-style duration (`30s`, `1m30s`, `500ms`) or plain seconds, as an argparse type."""
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def jobs_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """Report options common to every command that produces verdicts."""
+    parser.add_argument("--json", type=str, metavar="FILE", help="write a JSON report ('-' for stdout)")
+    parser.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    verbosity = parser.add_mutually_exclusive_group()
+    verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")

@@ -1,0 +1,64 @@
+"""Loading test suites: discover files, read every YAML document, map each onto the model by its dialect.
+
+A file or document that cannot be loaded yields LoadErrors (file, line, column, field); the rest still
+load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolproof.load.dialects import load_document
+from toolproof.load.discovery import SuiteNotFound, discover
+from toolproof.load.errors import LoadError
+from toolproof.load.selection import SelectionError, select
+from toolproof.load.yaml_source import read_yaml
+from toolproof.model.suite import Case
+
+__all__ = [
+    "LoadError",
+    "LoadedSuite",
+    "SelectionError",
+    "SuiteNotFound",
+    "discover",
+    "load_file",
+    "load_suite",
+    "select",
+]
+
+
+@dataclass
+class LoadedSuite:
+    """The cases that loaded and the errors of what did not, each in file order, then document order."""
+
+    cases: list[Case] = field(default_factory=list)
+    errors: list[LoadError] = field(default_factory=list)
+
+
+def load_file(path: Path) -> list[Case | LoadError]:
+    """Every case and load error of one file, in the order they are written."""
+    source = read_yaml(path)
+    items: list[Case | LoadError] = list(source.errors)
+    for document in source.documents:
+        items.extend(load_document(document))
+    return sorted(items, key=_position)
+
+
+def _position(item: Case | LoadError) -> tuple[int, int]:
+    if isinstance(item, Case):
+        return item.source.line, item.source.column
+    return item.line, item.column
+
+
+def load_suite(paths: Sequence[Path]) -> LoadedSuite:
+    """Load every file `paths` names (see `discover`); raises SuiteNotFound for a missing path."""
+    suite = LoadedSuite()
+    for path in discover(paths):
+        for item in load_file(path):
+            if isinstance(item, Case):
+                suite.cases.append(item)
+            else:
+                suite.errors.append(item)
+    return suite

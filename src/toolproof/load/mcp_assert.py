@@ -1,0 +1,129 @@
+"""The mcp-assert dialect: one YAML document is one case (seed 003; reference/mcp-assert.md section b).
+
+Where mcp-assert is lenient this loader is strict: unknown keys, an unparsable `timeout`, an unknown transport
+and a document without any block are load errors. Everything else follows mcp-assert: the block is chosen by
+its precedence when several are present, `name` defaults to the file name, `transport` is case-insensitive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from toolproof.load.durations import parse_duration
+from toolproof.load.errors import LoadError
+from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
+from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.model.suite import Case, SourceRef, go_string
+
+BLOCKS = (
+    "trajectory",
+    "assert_resources",
+    "assert_prompts",
+    "assert_completion",
+    "assert_sampling",
+    "assert_logging",
+    "assert_notifications",
+    "assert",
+)
+"""Block keys in mcp-assert's order of precedence: the first one present is the case's request."""
+
+TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit_log"}
+"""TrajectoryBlock fields and the top-level keys they are written as."""
+
+KEYS = frozenset(
+    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", *BLOCKS, *TRAJECTORY_KEYS.values()}
+)
+
+_DETECT = frozenset({"server", "setup", *BLOCKS})
+
+
+def detect(data: dict[str, Any]) -> bool:
+    """A document is mcp-assert when it has a block, `trajectory`, `server` or `setup` key."""
+    return any(key in _DETECT or key.startswith("assert_") for key in data)
+
+
+def chosen_block(data: dict[str, Any]) -> str | None:
+    """The block mcp-assert runs: the first present by precedence (an empty `trajectory` list is absent)."""
+    for key in BLOCKS:
+        value = data.get(key)
+        if value is not None and not (key == "trajectory" and value == []):
+            return key
+    return None
+
+
+def default_name(document: Document) -> str:
+    """mcp-assert names an unnamed case after its file; later documents of a file get ` [n]` appended."""
+    name = document.file.name
+    return name if document.index == 0 else f"{name} [{document.index + 1}]"
+
+
+def _block_input(data: dict[str, Any], key: str) -> dict[str, Any]:
+    if key == "trajectory":
+        block = {field: data[yaml_key] for field, yaml_key in TRAJECTORY_KEYS.items() if yaml_key in data}
+        return {"kind": key, **block}
+    return {"kind": key, **data[key]}
+
+
+def _to_yaml(block_key: str) -> Callable[[Loc], KeyPath]:
+    """Maps a pydantic location inside Case to the document's key path."""
+
+    def convert(loc: Loc) -> KeyPath:
+        if loc[:1] != ("block",):
+            return loc
+        rest = loc[2:]  # drop "block" and the union tag
+        if block_key == "trajectory" and rest:
+            return (TRAJECTORY_KEYS.get(str(rest[0]), str(rest[0])), *rest[1:])
+        return (block_key, *rest)
+
+    return convert
+
+
+def load(document: Document) -> list[Case | LoadError]:
+    """The case written in `document`, or every error found in it."""
+    data = document.data
+    errors = [unknown_key(document, (key,), KEYS) for key in data if key not in KEYS]
+    block_key = chosen_block(data)
+    if block_key is None:
+        listed = "/".join(reversed(BLOCKS))
+        errors.append(document.error((), f"no {listed} block", "a case needs one of these keys"))
+        return list(errors)
+    if block_key != "trajectory" and not isinstance(data[block_key], dict):
+        errors.append(document.error((block_key,), "must be a mapping"))
+        return list(errors)
+
+    timeout: float | None = None
+    if data.get("timeout") is not None:
+        try:
+            timeout = parse_duration(str(go_string(data["timeout"])))
+        except ValueError as error:
+            errors.append(document.error(("timeout",), str(error)))
+        else:
+            if timeout <= 0:
+                errors.append(document.error(("timeout",), f"must be positive, got {data['timeout']!r}"))
+
+    server = data.get("server")
+    if isinstance(server, dict) and isinstance(server.get("transport"), str):
+        server = {**server, "transport": server["transport"].lower()}
+    name = go_string(data.get("name"))
+    skip_unless_env = go_string(data.get("skip_unless_env"))
+    fields: dict[str, Any] = {
+        "name": default_name(document) if name in (None, "") else name,
+        "source": SourceRef(file=document.file, line=document.line, column=document.column,
+                            document=document.index),
+        "block": _block_input(data, block_key),
+        "timeout": timeout,
+        "skip_unless_env": None if skip_unless_env in (None, "") else skip_unless_env,
+        "server": server,
+        "setup": data.get("setup"),
+        "skip": data.get("skip"),
+    }
+    try:
+        case = Case.model_validate(drop_null_fields(fields, Case))
+    except ValidationError as error:
+        errors.extend(validation_errors(error, Case, document, _to_yaml(block_key)))
+    if errors:
+        return list(errors)
+    return [case]

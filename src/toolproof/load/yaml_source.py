@@ -1,0 +1,235 @@
+"""Read a YAML file into plain documents, each with the position of every key and list item.
+
+YAML 1.2 (core schema) as ruamel.yaml reads it, except that timestamps stay strings: `yes` and `on` are
+strings, `2024-01-01` is a string, `010` is 10. Values become plain dict/list/str/int/float/bool/None;
+non-string scalar keys become their Go string form (`1:` -> "1"), as Go's yaml.v3 does for string maps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedBase, TaggedScalar
+from ruamel.yaml.constructor import RoundTripConstructor
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
+from ruamel.yaml.scalarbool import ScalarBoolean
+
+from toolproof.load.errors import LoadError
+from toolproof.model.suite import go_string
+
+KeyPath = tuple[str | int, ...]
+Position = tuple[int, int]
+
+
+def format_path(path: KeyPath) -> str:
+    """`("setup", 0, "tool")` -> `setup[0].tool`."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def _nearest(positions: Mapping[KeyPath, Position], path: KeyPath) -> Position:
+    for end in range(len(path), 0, -1):
+        found = positions.get(path[:end])
+        if found is not None:
+            return found
+    return positions[()]
+
+
+@dataclass(frozen=True)
+class Document:
+    """One non-empty YAML document: a mapping, its ordinal among the file's documents, and key positions."""
+
+    file: Path
+    index: int
+    data: dict[str, Any]
+    positions: Mapping[KeyPath, Position]
+
+    @property
+    def line(self) -> int:
+        return self.positions[()][0]
+
+    @property
+    def column(self) -> int:
+        return self.positions[()][1]
+
+    def position(self, path: KeyPath) -> Position:
+        """Where `path` is written: its key (or list item), else its nearest written ancestor."""
+        return _nearest(self.positions, path)
+
+    def error(self, path: KeyPath, message: str, hint: str | None = None) -> LoadError:
+        """A LoadError at `path`, named by its dotted form."""
+        line, column = self.position(path)
+        return LoadError(self.file, line, column, format_path(path), message, hint)
+
+
+@dataclass(frozen=True)
+class YamlFile:
+    """Every readable document of a file, and the errors of the ones that are not."""
+
+    path: Path
+    documents: list[Document] = field(default_factory=list)
+    errors: list[LoadError] = field(default_factory=list)
+
+
+class _Constructor(RoundTripConstructor):
+    """Round-trip construction keeping timestamps as text, noting each root's start and duplicate keys."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.root_mark: Any = None
+        self.duplicates: list[tuple[Any, Any, Any]] = []
+
+    def construct_document(self, node: Any) -> Any:
+        self.root_mark = node.start_mark
+        self.duplicates = []
+        return super().construct_document(node)
+
+    def check_mapping_key(self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any) -> bool:
+        if key in mapping:
+            self.duplicates.append((mapping, key, key_node.start_mark))
+            return False
+        return True
+
+    def construct_timestamp_as_text(self, node: Any) -> str:
+        return str(self.construct_scalar(node))
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", _Constructor.construct_timestamp_as_text)
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _Converter:
+    """Turns one constructed document into plain values, recording positions and conversion errors."""
+
+    def __init__(self, file: Path, root: Position, duplicates: list[tuple[Any, Any, Any]]) -> None:
+        self.file = file
+        self.positions: dict[KeyPath, Position] = {(): root}
+        self.errors: list[LoadError] = []
+        self._duplicates: dict[int, list[tuple[Any, Position]]] = {}
+        for mapping, key, mark in duplicates:
+            self._duplicates.setdefault(id(mapping), []).append((key, (mark.line + 1, mark.column + 1)))
+
+    def fail(
+        self, path: KeyPath, message: str, position: Position | None = None, hint: str | None = None
+    ) -> None:
+        line, column = position or _nearest(self.positions, path)
+        self.errors.append(LoadError(self.file, line, column, format_path(path), message, hint))
+
+    def value(self, node: Any, path: KeyPath) -> Any:
+        # ruamel.yaml constructs a recursive alias as None, so this walk always ends
+        if isinstance(node, Mapping):
+            return self._mapping(node, path)
+        if isinstance(node, list):
+            return self._sequence(node, path)
+        return self._scalar(node, path)
+
+    def _mapping(self, node: Mapping[Any, Any], path: KeyPath) -> dict[str, Any]:
+        duplicates = [(go_string(key), position) for key, position in self._duplicates.get(id(node), [])]
+        result: dict[str, Any] = {}
+        for raw_key, raw_value in node.items():
+            key = go_string(raw_key)
+            if not isinstance(key, str):
+                self.fail(path, f"mapping keys must be strings, numbers or booleans, not {raw_key!r}")
+                continue
+            position = self._key_position(node, raw_key)
+            if key in result:
+                duplicates.append((key, position or _nearest(self.positions, path)))
+                continue
+            if position is not None:
+                self.positions[(*path, key)] = position
+            result[key] = self.value(raw_value, (*path, key))
+        for key, position in duplicates:
+            first = _nearest(self.positions, (*path, key))
+            self.fail((*path, key), "duplicate key", position, f"first written at line {first[0]}")
+        return result
+
+    def _sequence(self, node: list[Any], path: KeyPath) -> list[Any]:
+        result = []
+        for index, item in enumerate(node):
+            if isinstance(node, CommentedBase):
+                line, column = node.lc.item(index)
+                self.positions[(*path, index)] = (line + 1, column + 1)
+            result.append(self.value(item, (*path, index)))
+        return result
+
+    @staticmethod
+    def _key_position(node: Mapping[Any, Any], key: Any) -> Position | None:
+        if not isinstance(node, CommentedBase):
+            return None
+        try:
+            line, column = node.lc.key(key)
+        except KeyError:  # a key merged in with `<<:` has no position of its own here
+            return None
+        return line + 1, column + 1
+
+    def _scalar(self, node: Any, path: KeyPath) -> Any:
+        if node is None or isinstance(node, bool | ScalarBoolean):
+            return None if node is None else bool(node)
+        if isinstance(node, TaggedScalar):
+            if str(node.tag) == _STR_TAG:  # an explicit `!!str`
+                return str(node.value)
+            self.fail(path, f"unsupported YAML tag {node.tag}")
+            return None
+        for plain in (int, float, str):  # also ruamel's ScalarInt, ScalarFloat and ScalarString
+            if isinstance(node, plain):
+                return plain(node)
+        self.fail(path, f"unsupported YAML value of type {type(node).__name__}")
+        return None
+
+
+def _syntax_error(path: Path, text: str, error: YAMLError) -> LoadError:
+    if isinstance(error, MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = error.problem or error.context or "invalid YAML"
+        context = error.context_mark
+        hint = None
+        if error.problem and error.context and context is not None:
+            hint = f"{error.context} started at line {context.line + 1}, column {context.column + 1}"
+        return LoadError(path, line, column, "", f"YAML syntax error: {message}", hint)
+    if isinstance(error, ReaderError):
+        before = text[: error.position]
+        line, column = before.count("\n") + 1, error.position - (before.rfind("\n") + 1) + 1
+        return LoadError(path, line, column, "", f"YAML syntax error: {error.reason}")
+    return LoadError(path, 1, 1, "", f"YAML syntax error: {error}")
+
+
+def read_yaml(path: Path) -> YamlFile:
+    """Every document of `path`; a file that cannot be read or parsed yields one error and no document."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        return YamlFile(path, errors=[LoadError(path, 1, 1, "", f"cannot read file: {error.strerror}")])
+    except UnicodeDecodeError as error:
+        return YamlFile(path, errors=[LoadError(path, 1, 1, "", f"not UTF-8 text (byte {error.start})")])
+    yaml = YAML(typ="rt")
+    yaml.Constructor = _Constructor
+    result = YamlFile(path)
+    ordinal = 0
+    try:
+        for raw in yaml.load_all(text):
+            if raw is None:
+                continue
+            ordinal += 1
+            mark = yaml.constructor.root_mark
+            root = (mark.line + 1, mark.column + 1)
+            if not isinstance(raw, Mapping):
+                kind = "a list" if isinstance(raw, list) else "a scalar"
+                result.errors.append(LoadError(path, *root, "", f"a document must be a mapping, not {kind}"))
+                continue
+            converter = _Converter(path, root, yaml.constructor.duplicates)
+            data = converter.value(raw, ())
+            if converter.errors:
+                result.errors.extend(converter.errors)
+                continue
+            result.documents.append(Document(path, ordinal - 1, data, converter.positions))
+    except YAMLError as error:
+        return YamlFile(path, errors=[_syntax_error(path, text, error)])
+    return result

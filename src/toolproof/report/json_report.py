@@ -1,0 +1,121 @@
+"""The JSON report: the whole run as one document, or mcp-assert's `--json` array with `legacy=True`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from toolproof import __version__
+from toolproof.model.events import Event, RunFinished
+from toolproof.model.result import CaseResult, Failure, Status
+from toolproof.report.describe import jsonable
+from toolproof.report.sanitize import Scrubber
+from toolproof.report.sinks import warn, write_best_effort
+from toolproof.report.summary import Summary
+
+STDOUT = "-"
+
+
+class JsonReport:
+    """Writes the JSON document when the run finishes, to `path` or to stdout when `path` is `-`.
+
+    Text fields are cleaned of escape sequences and secrets are masked. With `legacy=True` the document is
+    mcp-assert's `--json` array: `{name, status, detail?, duration_ms, trial}` (ERROR becomes FAIL).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        secrets: Iterable[str] = (),
+        *,
+        legacy: bool = False,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ) -> None:
+        self._path = path
+        self._scrub = Scrubber(secrets)
+        self._legacy = legacy
+        self._stdout = stdout
+        self._stderr = stderr
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunFinished):
+            self._write(self.render(event))
+
+    def render(self, event: RunFinished) -> str:
+        """The document for a finished run, as JSON text ending in a newline."""
+        document: Any
+        if self._legacy:
+            document = [self._legacy_result(result) for result in event.results]
+        else:
+            summary = Summary.of(event.results, event.duration_s)
+            document = {
+                "tool": "toolproof",
+                "version": __version__,
+                "summary": {
+                    "total": summary.total,
+                    "passed": summary.passed,
+                    "failed": summary.failed,
+                    "skipped": summary.skipped,
+                    "errors": summary.errors,
+                    "duration_s": round(summary.duration_s, 3),
+                },
+                "results": [self._result(result) for result in event.results],
+            }
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+    def _result(self, result: CaseResult) -> dict[str, Any]:
+        scrub = self._scrub
+        return {
+            "node_id": scrub(result.node_id),
+            "name": scrub(result.name),
+            "file": scrub(result.file.as_posix()),
+            "line": result.line,
+            "status": result.status.value,
+            "duration_ms": _millis(result.duration_s),
+            "trial": result.trial,
+            "failure": self._failure(result.failure) if result.failure else None,
+            "reason": scrub(result.reason) if result.reason is not None else None,
+            "stderr": scrub(result.stderr),
+            "phases_ms": {scrub(name): _millis(seconds) for name, seconds in result.phases.items()},
+        }
+
+    def _failure(self, failure: Failure) -> dict[str, Any]:
+        return {
+            "kind": failure.kind.value,
+            "message": self._scrub(failure.message),
+            "check": self._scrub(failure.check) if failure.check is not None else None,
+            "expected": self._scrub.value(jsonable(failure.expected)),
+            "actual": self._scrub.value(jsonable(failure.actual)),
+            "details": self._scrub.value(jsonable(failure.details)),
+        }
+
+    def _legacy_result(self, result: CaseResult) -> dict[str, Any]:
+        detail = result.failure.message if result.failure else result.reason or ""
+        entry: dict[str, Any] = {
+            "name": self._scrub(result.name),
+            "status": Status.FAIL.value if result.status is Status.ERROR else result.status.value,
+        }
+        if detail:
+            entry["detail"] = self._scrub(detail)
+        entry["duration_ms"] = int(result.duration_s * 1000)
+        entry["trial"] = result.trial
+        return entry
+
+    def _write(self, text: str) -> None:
+        if os.fspath(self._path) != STDOUT:
+            write_best_effort(self._path, text, stderr=self._stderr)
+            return
+        stream = sys.stdout if self._stdout is None else self._stdout
+        try:
+            stream.write(text)
+            stream.flush()
+        except (OSError, ValueError) as exc:
+            warn(f"could not write the JSON report to stdout: {exc}", self._stderr)
+
+
+def _millis(seconds: float) -> float:
+    return round(seconds * 1000, 3)

@@ -1,0 +1,110 @@
+"""The JUnit XML report: one `<testsuite>` per suite file under one `<testsuites name="toolproof">`."""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
+from typing import TextIO
+
+from toolproof.model.events import Event, RunFinished
+from toolproof.model.result import CaseResult, Status
+from toolproof.report.describe import display_name, failure_lines
+from toolproof.report.sanitize import Scrubber
+from toolproof.report.sinks import write_best_effort
+from toolproof.report.summary import Summary
+
+# Everything XML 1.0 forbids: C0 controls but tab, newline and CR; surrogates; U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+class JUnitReport:
+    """Writes JUnit XML to `path` when the run finishes.
+
+    A testcase has classname = the suite file path without extension, `/` turned into `.`; name = the case
+    name, plus ` [trial N]` on every case when the run has several trials; time in seconds; `file` and
+    `line` attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
+    text = the full detail), SKIP `<skipped message=reason>`; a stderr tail goes into `<system-err>`.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], secrets: Iterable[str] = (), *, stderr: TextIO | None = None
+    ) -> None:
+        self._path = path
+        self._scrub = Scrubber(secrets)
+        self._stderr = stderr
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunFinished):
+            write_best_effort(self._path, self.render(event), stderr=self._stderr)
+
+    def render(self, event: RunFinished) -> str:
+        """The XML document for a finished run."""
+        root = ET.Element("testsuites", name="toolproof")
+        _counts(root, event.results, event.duration_s)
+        numbered = any(result.trial > 1 for result in event.results)
+        by_file: dict[str, list[CaseResult]] = {}
+        for result in event.results:
+            by_file.setdefault(result.file.as_posix(), []).append(result)
+        for file, results in by_file.items():
+            suite = ET.SubElement(root, "testsuite", name=self._text(file))
+            _counts(suite, results, sum(result.duration_s for result in results))
+            for result in results:
+                self._testcase(suite, result, numbered=numbered)
+        ET.indent(root)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+    def _testcase(self, suite: ET.Element, result: CaseResult, *, numbered: bool) -> None:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=self._text(_classname(result.file.as_posix())),
+            name=self._text(display_name(result, numbered=numbered)),
+            file=self._text(result.file.as_posix()),
+            line=str(result.line),
+            time=_seconds(result.duration_s),
+        )
+        if result.status is Status.SKIP:
+            skipped = ET.SubElement(case, "skipped")
+            if result.reason:
+                skipped.set("message", self._text(result.reason))
+        elif result.status in (Status.FAIL, Status.ERROR):
+            tag = "failure" if result.status is Status.FAIL else "error"
+            element = ET.SubElement(case, tag)
+            lines = failure_lines(result.failure, self._scrub, details=True) if result.failure else []
+            if result.failure:
+                element.set("message", _xml(lines[0]))
+                element.set("type", result.failure.kind.value)
+            else:
+                element.set("message", result.status.value.lower())
+            location = self._scrub(f"at {result.file.as_posix()}:{result.line}")
+            element.text = _xml("\n".join([*lines, location]))
+        if result.stderr.strip():
+            ET.SubElement(case, "system-err").text = self._text(result.stderr)
+
+    def _text(self, text: str) -> str:
+        return _xml(self._scrub(text))
+
+
+def _counts(element: ET.Element, results: Sequence[CaseResult], duration_s: float) -> None:
+    summary = Summary.of(results, duration_s)
+    element.set("tests", str(summary.total))
+    element.set("failures", str(summary.failed))
+    element.set("errors", str(summary.errors))
+    element.set("skipped", str(summary.skipped))
+    element.set("time", _seconds(duration_s))
+
+
+def _classname(file: str) -> str:
+    parts = PurePosixPath(file).with_suffix("").parts
+    return ".".join(part for part in parts if part not in ("/", "."))
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.3f}"
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("", text)

@@ -1,0 +1,97 @@
+"""Make server-provided text safe to show: strip terminal escapes and control characters, mask secrets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+MIN_SECRET_LENGTH = 4
+MASK = "***"
+
+_ESCAPE = re.compile(
+    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"  # CSI: colours, cursor moves, erase
+    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC
+    r"|\x1b[\x20-\x2f]*[\x30-\x7e]"  # every other escape sequence
+)
+# C0 except tab and newline, DEL, C1, bidi embeddings/overrides/isolates, lone surrogates.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+_SECRET_HEADER = re.compile(r"auth|key|token|secret|cookie|session|password|credential", re.IGNORECASE)
+_SECRET_ENV = re.compile(r"key|token|secret|password|passwd|auth|credential|private", re.IGNORECASE)
+_SCHEME = re.compile(r"[A-Za-z][\w.-]*\s+(\S+)")  # `Bearer <token>`, `Basic <base64>`
+_NOT_SECRET = frozenset({"true", "false", "null", "none", "undefined"})
+
+
+def clean(text: str) -> str:
+    """`text` without escape sequences and control characters; newline and tab are kept.
+
+    Escape sequences go whole (an unterminated string sequence loses its introducer only), then every
+    remaining C0/C1 control character goes, so no escape sequence can survive or be formed.
+    """
+    return _CONTROL.sub("", _ESCAPE.sub("", text))
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every occurrence of a non-empty secret replaced by `***` (longest secrets first)."""
+    return _pattern(secrets).sub(MASK, text)
+
+
+def secret_values(env: Mapping[str, str], headers: Mapping[str, str]) -> set[str]:
+    """The values to mask in every report.
+
+    A header counts when its name contains auth, key, token, secret, cookie, session, password or
+    credential; an env variable when its name contains KEY, TOKEN, SECRET, PASSWORD, PASSWD, AUTH,
+    CREDENTIAL or PRIVATE (both case-insensitive). For a header, the credentials after a scheme
+    (`Bearer x` gives `x`) and the value of every `name=value` pair (cookies) count too. Values
+    shorter than 4 characters and true/false/null/none/undefined are ignored: masking them would hide
+    ordinary text everywhere.
+    """
+    found: set[str] = set()
+    for name, value in headers.items():
+        if _SECRET_HEADER.search(name):
+            found.update(_header_parts(value))
+    for name, value in env.items():
+        if _SECRET_ENV.search(name):
+            found.add(value.strip())
+    return {value for value in found if len(value) >= MIN_SECRET_LENGTH and value.lower() not in _NOT_SECRET}
+
+
+class Scrubber:
+    """`clean` then `redact` with a fixed set of secrets; what every sink applies to text it writes."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        masked = {secret for secret in secrets if secret}
+        # A secret split by an escape sequence is whole again after cleaning; match the cleaned form too.
+        masked |= {clean(secret) for secret in masked}
+        self._pattern = _pattern(masked) if masked else None
+
+    def __call__(self, text: str) -> str:
+        cleaned = clean(text)
+        return self._pattern.sub(MASK, cleaned) if self._pattern else cleaned
+
+    def value(self, value: Any) -> Any:
+        """A JSON-like value with every string in it (keys included) scrubbed."""
+        if isinstance(value, str):
+            return self(value)
+        if isinstance(value, dict):
+            return {self(str(key)): self.value(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self.value(item) for item in value]
+        return value
+
+
+def _pattern(secrets: Iterable[str]) -> re.Pattern[str]:
+    ordered = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, ordered)) or "(?!)")
+
+
+def _header_parts(value: str) -> set[str]:
+    parts = {value.strip()}
+    if scheme := _SCHEME.fullmatch(value.strip()):
+        parts.add(scheme.group(1))
+    for pair in value.split(";"):
+        _, equals, cookie = pair.partition("=")
+        if equals:
+            parts.add(cookie.strip())
+    return parts

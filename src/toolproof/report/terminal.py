@@ -1,0 +1,226 @@
+"""The terminal report: one line per case in file order, failure details, a pytest-like summary."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from enum import IntEnum
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
+from toolproof.model.result import CaseResult, Status
+from toolproof.report.describe import (
+    display_name,
+    failure_lines,
+    format_duration,
+    one_line,
+    stderr_tail,
+)
+from toolproof.report.ordering import InOrder
+from toolproof.report.progress import StatusLine
+from toolproof.report.sanitize import Scrubber
+from toolproof.report.summary import Summary
+
+STDERR_LINES = 10
+VALUE_CHARS = 500
+VALUE_LINES = 10
+
+_MARKS = {Status.PASS: "✓", Status.FAIL: "✗", Status.SKIP: "○", Status.ERROR: "!"}
+_STYLES = {Status.PASS: "green", Status.FAIL: "red", Status.SKIP: "yellow", Status.ERROR: "bold red"}
+_WORD_WIDTH = max(len(status.value) for status in Status)
+
+
+class Verbosity(IntEnum):
+    QUIET = -1  # failures and the summary only
+    NORMAL = 0
+    VERBOSE = 1  # also phase timings, failure details in full
+
+
+def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
+    """No colour under NO_COLOR (any value); colour under a non-empty FORCE_COLOR; else only on a TTY."""
+    if "NO_COLOR" in env:
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    return env.get("TERM") != "dumb" and _isatty(stream)
+
+
+class TerminalReport:
+    """Prints each case as it finishes, in file order, and a summary at the end.
+
+    Plain text (`PASS`/`FAIL`/`SKIP`/`ERROR`, no escape codes) unless `use_colour` says otherwise, then
+    coloured marks `✓ ✗ ○ !`. When stderr is a terminal (and TERM is not dumb) a transient `[done/total]
+    name` status line shows there. All server-provided text is cleaned of escapes and secrets are masked.
+    """
+
+    def __init__(
+        self,
+        *,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        verbosity: Verbosity = Verbosity.NORMAL,
+        secrets: Iterable[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        out = sys.stdout if stdout is None else stdout
+        err = sys.stderr if stderr is None else stderr
+        environ = os.environ if env is None else env
+        colour = use_colour(out, environ)
+        self._console = Console(
+            file=out,
+            force_terminal=colour,
+            color_system="standard" if colour else None,
+            no_color=not colour,
+            force_interactive=False,
+            legacy_windows=False,
+            highlight=False,
+            markup=False,
+            emoji=False,
+            soft_wrap=True,
+        )
+        self._marks = colour and _can_encode(out, "".join(_MARKS.values()))
+        self._indent = " " * (2 if self._marks else _WORD_WIDTH + 1)
+        self._status = StatusLine(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
+        self._verbosity = verbosity
+        self._scrub = Scrubber(secrets)
+        self._order: InOrder[CaseResult] = InOrder()
+        self._running: dict[int, str] = {}
+        self._finished = 0
+        self._total = 0
+        self._printed = False
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self._order, self._running, self._finished, self._total = InOrder(), {}, 0, event.total
+            self._printed = False
+        elif isinstance(event, CaseStarted):
+            self._running[event.index] = event.name
+            self._total = event.total
+        elif isinstance(event, CaseFinished):
+            self._running.pop(event.index, None)
+            self._finished += 1
+            self._emit(self._order.add(event.index, event.result))
+        elif isinstance(event, RunFinished):
+            if self._status:
+                self._status.clear()
+            self._emit(self._order.rest())
+            self._end(event)
+            return
+        self._show_status()
+
+    def _emit(self, results: Iterable[CaseResult]) -> None:
+        for line in (line for result in results for line in self._case(result)):
+            if self._status:
+                self._status.clear()
+            self._console.print(line)
+            self._printed = True
+
+    def _show_status(self) -> None:
+        if self._status:
+            name = next(reversed(self._running.values()), "")
+            self._status.show(self._line(f"[{self._finished}/{self._total}] {name}").rstrip())
+
+    def _mark(self, status: Status) -> Text:
+        text = _MARKS[status] if self._marks else status.value.ljust(_WORD_WIDTH)
+        return Text(text, style=_STYLES[status])
+
+    def _case(self, result: CaseResult) -> list[Text]:
+        failed = result.status in (Status.FAIL, Status.ERROR)
+        if self._verbosity <= Verbosity.QUIET and not failed:
+            return []
+        head = Text.assemble(self._mark(result.status), " ", self._name(result))
+        if result.status is Status.SKIP:
+            if result.reason:
+                head.append(f"  ({self._line(result.reason)})", style="dim")
+        else:
+            head.append(f"  {format_duration(result.duration_s)}", style="dim")
+        lines = [head]
+        if self._verbosity >= Verbosity.VERBOSE and result.phases:
+            phases = ", ".join(f"{name} {format_duration(s)}" for name, s in result.phases.items())
+            lines.append(self._indented(f"phases: {self._line(phases)}", "dim"))
+        if failed:
+            lines.extend(self._details(result))
+        return lines
+
+    def _details(self, result: CaseResult) -> list[Text]:
+        lines: list[Text] = []
+        if result.failure:
+            full = self._verbosity >= Verbosity.VERBOSE
+            detail = failure_lines(
+                result.failure,
+                self._scrub,
+                max_chars=None if full else VALUE_CHARS,
+                max_lines=None if full else VALUE_LINES,
+                details=full,
+            )
+            lines.append(self._indented(detail[0], _STYLES[result.status]))
+            lines.extend(self._indented(line) for line in detail[1:])
+        lines.append(self._indented(f"at {self._line(f'{result.file}:{result.line}')}", "dim"))
+        tail, total = stderr_tail(self._scrub(result.stderr), STDERR_LINES)
+        if tail:
+            shown = "" if total == len(tail) else f" (last {len(tail)} of {total} lines)"
+            heading = f"server stderr{shown}:"
+            lines.append(self._indented(heading, "dim"))
+            lines.extend(self._indented(f"  {line}", "dim") for line in tail)
+        return lines
+
+    def _indented(self, text: str, style: str = "") -> Text:
+        return Text.assemble(self._indent, (text, style))
+
+    def _name(self, result: CaseResult) -> str:
+        return self._line(display_name(result, numbered=result.trial > 1))
+
+    def _line(self, text: str) -> str:
+        return one_line(self._scrub(text))
+
+    def _end(self, event: RunFinished) -> None:
+        summary = Summary.of(event.results, event.duration_s)
+        failures = [result for result in event.results if result.status in (Status.FAIL, Status.ERROR)]
+        if failures:
+            if self._printed:
+                self._console.print()
+            self._console.print(Text("failures:", style="bold"))
+            for result in failures:
+                node = f"{result.file}::{display_name(result, numbered=result.trial > 1)}"
+                self._console.print(Text.assemble("  ", self._mark(result.status), " ", self._line(node)))
+            self._printed = True
+        if self._printed:
+            self._console.print()
+        self._console.print(Text(_summary_text(summary), style=_summary_style(summary)))
+
+
+def _summary_text(summary: Summary) -> str:
+    took = f"in {format_duration(summary.duration_s)}"
+    if summary.total == 0:
+        return f"no cases ran {took}"
+    parts = [f"{summary.passed} passed", f"{summary.failed} failed"]
+    if summary.skipped:
+        parts.append(f"{summary.skipped} skipped")
+    if summary.errors:
+        parts.append(f"{summary.errors} error{'s' if summary.errors > 1 else ''}")
+    return f"{', '.join(parts)} {took}"
+
+
+def _summary_style(summary: Summary) -> str:
+    if not summary.ok:
+        return "bold red"
+    return "bold green" if summary.passed else "bold yellow"
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _can_encode(stream: TextIO, text: str) -> bool:
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (LookupError, UnicodeEncodeError):
+        return False
+    return True

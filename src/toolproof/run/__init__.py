@@ -1,0 +1,1 @@
+"""Scheduling and per-case preparation: templates, fixture isolation, bounded concurrency."""

@@ -1,0 +1,160 @@
+"""Trajectory checks and JSONL audit logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolproof.check.trajectory import AuditLogError, check_trajectory, parse_audit_log
+from toolproof.model.result import Failure, FailureKind
+from toolproof.model.suite import TraceEntry, TrajectoryCheck
+
+TRACE = [
+    TraceEntry(tool="read", args={"path": "a", "n": 1, "o": {"x": 1, "y": [1, 2]}, "f": 2.0}),
+    TraceEntry(tool="edit", args={"path": "b"}),
+    TraceEntry(tool="read", args={"path": "c"}),
+]
+
+
+def check(*checks: dict[str, Any], trace: list[TraceEntry] = TRACE) -> Failure | None:
+    return check_trajectory([TrajectoryCheck.model_validate(item) for item in checks], trace)
+
+
+# Verdicts as mcp-assert 0.12.3 gave them on this trace (offline `trajectory:` suites, 2026-11-22).
+@pytest.mark.parametrize(
+    ("checks", "passes"),
+    [
+        ([{"type": "order", "tools": ["read", "edit", "read"]}], True),
+        ([{"type": "order", "tools": ["edit", "read", "read"]}], False),
+        ([{"type": "order", "tools": ["read", "read", "edit"]}], False),
+        ([{"type": "order", "tools": []}], True),
+        ([{"type": "presence", "tools": ["read", "zap"]}], False),
+        ([{"type": "presence", "tools": ["edit", "read"]}], True),
+        ([{"type": "absence", "tools": ["zap", "edit"]}], False),
+        ([{"type": "absence", "tools": ["zap"]}], True),
+        ([{"type": "args_contain", "tool": "read", "args": {"n": "1"}}], True),  # compared in Go %v form
+        ([{"type": "args_contain", "tool": "read", "args": {"f": 2}}], True),
+        ([{"type": "args_contain", "tool": "read", "args": {"o": {"y": [1, 2], "x": 1}}}], True),
+        ([{"type": "args_contain", "tool": "read", "args": {"o": {"x": 1}}}], False),  # nested objects whole
+        ([{"type": "args_contain", "tool": "read", "args": {}}], True),
+        ([{"type": "args_contain", "tool": "zap", "args": {}}], False),
+        ([{"type": "args_contain", "tool": "read", "args": {"zz": None}}], False),
+    ],
+)
+def test_verdicts_match_mcp_assert(checks: list[dict[str, Any]], passes: bool) -> None:
+    assert (check(*checks) is None) is passes
+
+
+def test_args_contain_passes_when_any_call_matches() -> None:
+    # mcp-assert 0.12.3 looks at the first call only and fails this; semantics.md asks for any call
+    assert check({"type": "args_contain", "tool": "read", "args": {"path": "c"}}) is None
+
+
+def test_order_messages() -> None:
+    failure = check({"type": "order", "tools": ["edit", "read", "read"]})
+    assert failure is not None
+    assert failure.kind is FailureKind.EXPECTATION
+    assert failure.check == "order"
+    assert failure.message == (
+        'order: "read" was not called after "read" (expected order: edit -> read -> read; only edit -> read '
+        "happened in that order); calls: [read, edit, read]"
+    )
+    assert (failure.expected, failure.actual) == (["edit", "read", "read"], ["read", "edit", "read"])
+    failure = check({"type": "order", "tools": ["read", "zap"]})
+    assert failure is not None
+    assert failure.message == (
+        'order: "zap" was never called (expected order: read -> zap); calls: [read, edit, read]'
+    )
+
+
+def test_presence_and_absence_messages() -> None:
+    failure = check({"type": "presence", "tools": ["zap", "read", "zip"]})
+    assert failure is not None
+    assert failure.message == 'presence: "zap", "zip" never called; calls: [read, edit, read]'
+    failure = check({"type": "absence", "tools": ["read", "zap", "edit"]})
+    assert failure is not None
+    assert failure.message == (
+        'absence: forbidden tools called: "read" (call #1, #3), "edit" (call #2); calls: [read, edit, read]'
+    )
+
+
+def test_args_contain_messages() -> None:
+    failure = check({"type": "args_contain", "tool": "read", "args": {"path": "z", "n": 1}})
+    assert failure is not None
+    assert failure.message == (
+        'args_contain: no call of "read" has {"n":1,"path":"z"}; closest is call #1: path = "a", '
+        'expected "z"; calls: [read, edit, read]'
+    )
+    assert failure.actual == [TRACE[0].args, TRACE[2].args]
+    failure = check({"type": "args_contain", "tool": "zap"})
+    assert failure is not None
+    assert failure.message == 'args_contain: "zap" was never called; calls: [read, edit, read]'
+    failure = check({"type": "args_contain", "args": {"a": 1}})
+    assert failure is not None
+    assert failure.message == "args_contain: the check names no tool; calls: [read, edit, read]"
+
+
+def test_long_traces_are_shortened_in_messages() -> None:
+    trace = [TraceEntry(tool=f"t{i}") for i in range(35)]
+    failure = check({"type": "presence", "tools": ["zap"]}, trace=trace)
+    assert failure is not None
+    assert failure.message.endswith(", t28, t29, … (+5 more)]")
+
+
+def test_first_failing_check_wins() -> None:
+    failure = check(
+        {"type": "presence", "tools": ["read"]}, {"type": "absence", "tools": ["edit"]},
+        {"type": "order", "tools": ["zap"]},
+    )
+    assert failure is not None and failure.check == "absence"
+
+
+@given(st.lists(st.sampled_from("abcd"), max_size=12), st.data())
+def test_order_accepts_every_subsequence(calls: list[str], data: st.DataObject) -> None:
+    trace = [TraceEntry(tool=tool) for tool in calls]
+    keep = data.draw(st.lists(st.booleans(), min_size=len(calls), max_size=len(calls)))
+    tools = [tool for tool, kept in zip(calls, keep, strict=True) if kept]
+    assert check({"type": "order", "tools": tools}, trace=trace) is None
+
+
+@given(st.lists(st.sampled_from("ab"), max_size=8))
+def test_order_rejects_more_repeats_than_happened(calls: list[str]) -> None:
+    trace = [TraceEntry(tool=tool) for tool in calls]
+    assert check({"type": "order", "tools": ["a"] * (calls.count("a") + 1)}, trace=trace) is not None
+
+
+def test_parse_audit_log() -> None:
+    text = "\n".join([
+        '{"action": "tool_call", "tool": "read", "args": {"path": "a"}}',
+        "",
+        '{"action": "session_start"}',
+        '  {"tool": "edit"}  ',
+        '{"tool": "", "args": {}}',
+        '{"tool": 5}',
+        "null",
+        '{"tool": "write", "args": [1]}',
+    ])
+    assert parse_audit_log(text) == [
+        TraceEntry(tool="read", args={"path": "a"}),
+        TraceEntry(tool="edit"),
+        TraceEntry(tool="write"),
+    ]
+    assert parse_audit_log("") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"tool": "a"}\n{"tool": "b",\n', "line 2: invalid JSON (Expecting property name enclosed in"),
+        ('{"tool": "a"}\n\n[1]', "line 3: expected a JSON object, got an array"),
+        ('"x"', "line 1: expected a JSON object, got a string"),
+    ],
+)
+def test_malformed_audit_lines_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(AuditLogError) as caught:
+        parse_audit_log(text)
+    assert str(caught.value).startswith(message)
+    assert isinstance(caught.value, ValueError)

@@ -1,0 +1,40 @@
+from pathlib import Path
+
+import anyio
+
+from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
+from toolproof.model.result import CaseResult, Status
+from toolproof.run.scheduler import run_all
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def handle(self, event: Event) -> None:
+        self.events.append(event)
+
+
+def test_results_keep_input_order_and_concurrency_is_bounded() -> None:
+    running = 0
+    peak = 0
+    delays = [0.05, 0.01, 0.03, 0.0, 0.02]
+
+    async def execute(index: int) -> CaseResult:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await anyio.sleep(delays[index])
+        running -= 1
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    sink = Recorder()
+    results = anyio.run(lambda: run_all(range(5), execute, str, jobs=2, sink=sink))
+    assert [r.name for r in results] == ["c0", "c1", "c2", "c3", "c4"]
+    assert peak == 2
+    assert isinstance(sink.events[0], RunStarted) and sink.events[0].total == 5
+    assert isinstance(sink.events[-1], RunFinished) and len(sink.events[-1].results) == 5
+    finished = [e.index for e in sink.events if isinstance(e, CaseFinished)]
+    assert sorted(finished) == [0, 1, 2, 3, 4]
+    assert finished != [0, 1, 2, 3, 4]  # they really ran out of order
+    assert sum(isinstance(e, CaseStarted) for e in sink.events) == 5
