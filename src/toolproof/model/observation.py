@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Notification(BaseModel):
-    """A server notification seen on the wire, with its arrival time relative to the request."""
+    """A server notification seen on the wire, with its arrival time in seconds since the session began."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -1,0 +1,164 @@
+"""Every way a request can fail, as one exception carrying a classified `Failure`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx2
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from pydantic import ValidationError
+
+from toolproof.model.result import Failure, FailureKind
+
+PROTOCOL_VIOLATION = "toolproof/protocol-violation"
+"""Key in the `data` of an error response toolproof synthesizes for a reply it could not read."""
+
+# Error responses the SDK's HTTP transport makes up for an HTTP status; real only when a status was seen.
+_HTTP_STAND_INS = frozenset({"Server returned an error response", "Session terminated", "Not Found"})
+_SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
+_STDERR_HINT_LINES = 3
+_STDERR_HINT_CHARS = 300
+
+
+class RequestFailed(Exception):
+    """A request, or the connection itself, failed; `failure` says how. `stderr` is the server's tail."""
+
+    def __init__(self, failure: Failure, stderr: str = "") -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+        self.stderr = stderr
+
+
+class SpawnFailed(Exception):
+    """The server process could not be started."""
+
+
+@dataclass(frozen=True)
+class TransportFault:
+    """What the transport saw go wrong, for failures the SDK reports only as "connection closed"."""
+
+    kind: FailureKind
+    message: str
+
+
+EXPECTED: tuple[type[BaseException], ...] = (
+    MCPError,
+    ValidationError,
+    RuntimeError,
+    TimeoutError,
+    OSError,
+    SpawnFailed,
+    httpx2.HTTPError,
+    anyio.BrokenResourceError,
+    anyio.ClosedResourceError,
+    anyio.EndOfStream,
+)
+"""Errors a server or the network can cause; anything else is a bug in toolproof and is not caught."""
+
+
+def expected(exc: BaseException) -> bool:
+    """Whether `exc` (or the error inside its groups) is one a server or the network can cause."""
+    return isinstance(leaf(exc), EXPECTED)
+
+
+def leaf(exc: BaseException) -> BaseException:
+    """The first real error inside (nested) exception groups, preferring anything over a cancellation."""
+    while isinstance(exc, BaseExceptionGroup):
+        errors = [e for e in exc.exceptions if not is_cancellation(e)]
+        exc = (errors or list(exc.exceptions))[0]
+    return exc
+
+
+def is_cancellation(exc: BaseException) -> bool:
+    """Whether `exc` is the running async backend's cancellation (never true outside an event loop)."""
+    try:
+        return isinstance(exc, anyio.get_cancelled_exc_class())
+    except anyio.NoEventLoopError:
+        return False
+
+
+def stderr_hint(stderr: str) -> str:
+    """The last few non-blank lines of a stderr tail, short enough for a one-line message."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()][-_STDERR_HINT_LINES:]
+    hint = " | ".join(lines)
+    return hint if len(hint) <= _STDERR_HINT_CHARS else "..." + hint[-_STDERR_HINT_CHARS:]
+
+
+def classify(
+    exc: BaseException,
+    *,
+    during: str,
+    stderr: str = "",
+    fault: TransportFault | None = None,
+    timeout: float | None = None,
+) -> Failure:
+    """Turn an exception from the SDK, the transport or the process into a Failure a person can act on.
+
+    `during` names the operation ("initialize", "tools/call echo"); `fault` is what the transport saw
+    go wrong, if anything; `timeout` is the request timeout that applied.
+    """
+    error = leaf(exc)
+    details: dict[str, Any] = {"during": during}
+    if isinstance(error, MCPError):
+        return _from_error_response(error, during, stderr, fault, timeout)
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "result"
+        problem = f"{error.error_count()} errors; {where}: {first['msg']}"
+        message = f"{during}: the server's reply is not valid MCP ({problem})"
+        return Failure(kind=FailureKind.PROTOCOL, message=message, details=details)
+    if isinstance(error, RuntimeError):
+        return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error}", details=details)
+    if isinstance(error, TimeoutError):
+        return _transportish(FailureKind.TIMEOUT, f"{during}: {_timed_out(timeout)}", stderr, details)
+    if isinstance(error, httpx2.HTTPStatusError):
+        response, request = error.response, error.request
+        text = f"HTTP {response.status_code} {response.reason_phrase} from {request.method} {request.url}"
+        return _transportish(FailureKind.TRANSPORT, f"{during}: {text}", stderr, details)
+    if isinstance(error, httpx2.HTTPError):
+        text = f"cannot reach {_url_of(error)} ({type(error).__name__}: {error or 'no detail'})"
+        return _transportish(FailureKind.TRANSPORT, f"{during}: {text}", stderr, details)
+    if isinstance(error, SpawnFailed):
+        return _transportish(FailureKind.TRANSPORT, f"{during}: {error}", stderr, details)
+    if fault is not None:
+        return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
+    return _transportish(FailureKind.TRANSPORT, f"{during}: {type(error).__name__}: {error}", stderr, details)
+
+
+def _from_error_response(
+    error: MCPError, during: str, stderr: str, fault: TransportFault | None, timeout: float | None
+) -> Failure:
+    details: dict[str, Any] = {"during": during}
+    if isinstance(error.data, dict) and PROTOCOL_VIOLATION in error.data:
+        return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error.message}", details=details)
+    if error.code == REQUEST_TIMEOUT and error.data is None and _SDK_TIMEOUT.fullmatch(error.message):
+        return _transportish(FailureKind.TIMEOUT, f"{during}: {_timed_out(timeout)}", stderr, details)
+    if error.code == CONNECTION_CLOSED and error.data is None and error.message == "Connection closed":
+        if fault is None:
+            return _transportish(FailureKind.TRANSPORT, f"{during}: the connection closed", stderr, details)
+        return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
+    if fault is not None and error.data is None and error.message in _HTTP_STAND_INS:
+        return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
+    details.update(code=error.code, message=error.message, data=error.data)
+    message = f"{during}: the server answered with JSON-RPC error {error.code}: {error.message}"
+    return Failure(kind=FailureKind.RPC_ERROR, message=message, details=details)
+
+
+def _url_of(error: httpx2.HTTPError) -> str:
+    try:
+        return str(error.request.url)
+    except RuntimeError:
+        return "the server"
+
+
+def _timed_out(timeout: float | None) -> str:
+    return f"no answer within {timeout:g}s" if timeout is not None else "no answer in time"
+
+
+def _transportish(kind: FailureKind, message: str, stderr: str, details: dict[str, Any]) -> Failure:
+    hint = stderr_hint(stderr)
+    return Failure(kind=kind, message=f"{message} (stderr: {hint})" if hint else message, details=details)

@@ -1,0 +1,364 @@
+"""Server processes: start one in its own session, keep its stderr tail, and leave nothing of it behind.
+
+A server runs as the leader of a new session and process group. Teardown closes its stdin, waits
+`stop_grace`, sends SIGTERM to the group, waits `term_grace`, then SIGKILLs the group and every
+descendant seen while the server ran, including ones that left the group with setsid. On Linux
+toolproof makes itself a child subreaper, so daemons that double-fork are re-parented to it rather
+than to init; `reap_strays` kills and reaps whatever is still left at the end of a run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import anyio
+import anyio.abc
+import anyio.to_thread
+
+from toolproof.mcp.errors import SpawnFailed
+
+STDERR_TAIL_BYTES = 64 * 1024
+WATCH_INTERVAL_S = 0.5
+_KILL_WAIT_S = 2.0
+_REAP_WAIT_S = 1.0
+_STDERR_SETTLE_S = 0.2
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+@dataclass(frozen=True)
+class ProcInfo:
+    """One line of the process table: ids, start time (clock ticks after boot) and zombie state."""
+
+    pid: int
+    ppid: int
+    sid: int
+    start: int
+    zombie: bool
+
+
+def read_proc(pid: int) -> ProcInfo | None:
+    """The process's /proc entry, or None when it is gone (or there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2 :].split()
+    return ProcInfo(
+        pid=pid, ppid=int(fields[1]), sid=int(fields[3]), start=int(fields[19]), zombie=fields[0] == b"Z"
+    )
+
+
+def scan() -> dict[int, ProcInfo]:
+    """Every process visible in /proc (empty where there is no /proc)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    table: dict[int, ProcInfo] = {}
+    for name in names:
+        if name.isdigit() and (info := read_proc(int(name))) is not None:
+            table[info.pid] = info
+    return table
+
+
+def descendants(root: int, table: Mapping[int, ProcInfo]) -> list[ProcInfo]:
+    """Every process whose parent chain leads to `root`, not counting `root`."""
+    children: dict[int, list[ProcInfo]] = {}
+    for info in table.values():
+        children.setdefault(info.ppid, []).append(info)
+    found: list[ProcInfo] = []
+    frontier = [root]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            found.append(child)
+            frontier.append(child.pid)
+    return found
+
+
+class _Registry:
+    """What this process has started: servers, and descendants seen under them (pid -> start, owner)."""
+
+    def __init__(self) -> None:
+        self.spawned: set[int] = set()
+        self.live: set[int] = set()
+        self.tracked: dict[int, tuple[int, int]] = {}
+        self.subreaper = False
+
+    def remember(self, owner: int, table: Mapping[int, ProcInfo]) -> None:
+        for info in descendants(owner, table):
+            self.tracked[info.pid] = (info.start, owner)
+
+    def owner(self, info: ProcInfo) -> int | None:
+        """The server under which this very process (same pid and start time) was seen, if any."""
+        entry = self.tracked.get(info.pid)
+        return entry[1] if entry is not None and entry[0] == info.start else None
+
+    def forget_dead(self) -> None:
+        self.tracked = {
+            pid: entry
+            for pid, entry in self.tracked.items()
+            if (info := read_proc(pid)) is not None and info.start == entry[0]
+        }
+
+
+_registry = _Registry()
+
+
+def become_subreaper() -> bool:
+    """Make this process the reaper of its orphaned descendants (Linux; once). True when it is."""
+    if not _registry.subreaper and sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        _registry.subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _registry.subreaper
+
+
+def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> str:
+    """The executable to run: a path (relative to `cwd`) or a name looked up on the server's PATH."""
+    if not command:
+        raise SpawnFailed("no command to start the server (server.command is empty)")
+    if os.sep in command:
+        path = os.path.join(cwd or os.getcwd(), command)
+        if not os.path.isfile(path):
+            raise SpawnFailed(f"command not found: {command!r} does not exist")
+        if not os.access(path, os.X_OK):
+            raise SpawnFailed(f"command {command!r} is not executable (chmod +x it?)")
+        return path
+    search = env.get("PATH", os.defpath)
+    found = shutil.which(command, path=search)
+    if found is None:
+        shown = search if len(search) <= 300 else search[:300] + "..."
+        raise SpawnFailed(
+            f"command not found: {command!r} is not on the server's PATH ({shown}); "
+            "install it, fix the name, or give its full path"
+        )
+    return found
+
+
+class _Tail:
+    """The last `limit` bytes of a stream, and how many came before them."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._data = bytearray()
+        self._dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        self._data += chunk
+        if len(self._data) > 2 * self.limit:
+            excess = len(self._data) - self.limit
+            del self._data[:excess]
+            self._dropped += excess
+
+    def text(self) -> str:
+        kept = bytes(self._data[-self.limit :])
+        dropped = self._dropped + len(self._data) - len(kept)
+        body = kept.decode("utf-8", errors="replace")
+        return f"[... {dropped} earlier bytes not kept]\n{body}" if dropped else body
+
+
+class ServerProcess:
+    """A running server: its pipes, its stderr tail, and how it ended."""
+
+    def __init__(self, process: anyio.abc.Process, stop_grace: float, term_grace: float) -> None:
+        self.process = process
+        self.pid = process.pid
+        self.stop_grace = stop_grace
+        self.term_grace = term_grace
+        self._stderr = _Tail(STDERR_TAIL_BYTES)
+        self._stderr_closed = anyio.Event()
+
+    @property
+    def stderr(self) -> str:
+        """The server's stderr so far: the last 64 KiB, with a note of how much came before."""
+        return self._stderr.text()
+
+    def exit_description(self) -> str:
+        """How the process ended, e.g. "exited with code 3" or "was killed by SIGKILL"."""
+        code = self.process.returncode
+        if code is None:
+            return "is still running"
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f"was killed by {signal.Signals(-code).name}"
+        return f"exited with code {code}"
+
+    async def settle(self, limit: float) -> bool:
+        """Wait up to `limit` seconds for the process to exit and its stderr to drain; True if it exited."""
+        with anyio.move_on_after(limit):
+            await self.process.wait()
+            await self._stderr_closed.wait()
+        return self.process.returncode is not None
+
+    async def drain_stderr(self) -> None:
+        """Read stderr until it closes, keeping only the tail, so a chatty server never blocks on it."""
+        stream = self.process.stderr
+        assert stream is not None
+        try:
+            while True:
+                self._stderr.add(await stream.receive(STDERR_TAIL_BYTES))
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass
+        finally:
+            self._stderr_closed.set()
+
+    async def watch(self) -> None:
+        """Record the server's descendants every WATCH_INTERVAL_S, so ones that escape can be found later."""
+        while True:
+            await anyio.sleep(WATCH_INTERVAL_S)
+            _registry.remember(self.pid, await anyio.to_thread.run_sync(scan))
+
+    async def stop(self) -> None:
+        """Close stdin, then SIGTERM and SIGKILL the group and every known descendant; reap them."""
+        _registry.remember(self.pid, await anyio.to_thread.run_sync(scan))
+        if self.process.stdin is not None:
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                await self.process.stdin.aclose()
+        with anyio.move_on_after(self.stop_grace):
+            await self.process.wait()
+        if self.process.returncode is None:
+            await self._signal_all(signal.SIGTERM)
+            with anyio.move_on_after(self.term_grace):
+                await self.process.wait()
+        leftovers = await self._signal_all(signal.SIGKILL)
+        with anyio.move_on_after(_KILL_WAIT_S):
+            await self.process.wait()
+        await _reap_async(leftovers)
+        _registry.live.discard(self.pid)
+        _registry.forget_dead()
+
+    async def _signal_all(self, sig: signal.Signals) -> list[ProcInfo]:
+        """Signal the process group and every known descendant outside it; return those descendants."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+        table = await anyio.to_thread.run_sync(scan)
+        _registry.remember(self.pid, table)
+        others = [
+            info
+            for info in table.values()
+            if info.pid != self.pid
+            and (info.sid == self.pid or _registry.owner(info) == self.pid)
+        ]
+        for info in others:
+            if not info.zombie:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(info.pid, sig)
+        return others
+
+
+@asynccontextmanager
+async def run_server(
+    command: str,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    cwd: str | None,
+    *,
+    stop_grace: float,
+    term_grace: float,
+) -> AsyncIterator[ServerProcess]:
+    """Start `command args` (no shell) with exactly `env`; on exit stop it and everything it started."""
+    executable = resolve_command(command, env, cwd)
+    if cwd is not None and not os.path.isdir(cwd):
+        raise SpawnFailed(f"cannot start {command!r}: working directory {cwd!r} does not exist")
+    become_subreaper()
+    try:
+        process = await anyio.open_process(
+            [executable, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            cwd=cwd,
+            start_new_session=True,
+        )
+    except OSError as error:
+        raise SpawnFailed(f"cannot start {command!r}: {error.strerror or error}") from error
+    _registry.spawned.add(process.pid)
+    _registry.live.add(process.pid)
+    server = ServerProcess(process, stop_grace, term_grace)
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(server.drain_stderr)
+        tasks.start_soon(server.watch)
+        try:
+            yield server
+        finally:
+            with anyio.CancelScope(shield=True):
+                await server.stop()
+                await server.settle(_STDERR_SETTLE_S)
+                tasks.cancel_scope.cancel()
+                with anyio.move_on_after(_KILL_WAIT_S):
+                    await process.aclose()
+
+
+def _strays(table: Mapping[int, ProcInfo]) -> list[ProcInfo]:
+    """Processes left by servers of this run that no live server owns."""
+    me, my_sid = os.getpid(), os.getsid(0)
+    found = []
+    for info in table.values():
+        if info.pid in _registry.spawned or info.pid == me:
+            continue
+        owner = _registry.owner(info)
+        # A child of ours in a foreign session was re-parented to us (subreaper): it comes from a server's
+        # session, or it is a double-forked daemon (not the leader of its own session, so not something
+        # this process started with a new session).
+        orphan = (
+            info.ppid == me
+            and info.sid not in (my_sid, *_registry.live)
+            and (info.sid in _registry.spawned or info.sid != info.pid)
+        )
+        if (owner is not None and owner not in _registry.live) or (owner is None and orphan):
+            found.append(info)
+    return found
+
+
+def reap_strays() -> list[int]:
+    """Kill and reap what servers of this run left running; return the pids that had to be killed."""
+    strays = _strays(scan())
+    killed = []
+    for info in strays:
+        if not info.zombie:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(info.pid, signal.SIGKILL)
+                killed.append(info.pid)
+    deadline = time.monotonic() + _REAP_WAIT_S
+    pending = [info.pid for info in strays if info.ppid == os.getpid()]
+    while pending and time.monotonic() < deadline:
+        pending = [pid for pid in pending if not _reaped(pid)]
+        if pending:
+            time.sleep(0.01)
+    _registry.forget_dead()
+    return sorted(killed)
+
+
+async def _reap_async(infos: Sequence[ProcInfo]) -> None:
+    """Reap the given processes that are this process's children (re-parented orphans)."""
+    pending = [info.pid for info in infos if info.ppid == os.getpid() or _is_child(info.pid)]
+    with anyio.move_on_after(_REAP_WAIT_S):
+        while pending:
+            pending = [pid for pid in pending if not _reaped(pid)]
+            if pending:
+                await anyio.sleep(0.01)
+
+
+def _is_child(pid: int) -> bool:
+    info = read_proc(pid)
+    return info is not None and info.ppid == os.getpid()
+
+
+def _reaped(pid: int) -> bool:
+    """Collect `pid` if it has exited; True when it is gone (reaped now, or not our child any more)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return done != 0

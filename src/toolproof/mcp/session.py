@@ -1,0 +1,295 @@
+"""One conversation with a server: connect, initialize, make requests, and see everything that came back.
+
+Requests go out exactly as built and results come back exactly as sent (camelCase wire keys), checked
+only against the protocol schema: no client-side output-schema validation, no implicit tools/list.
+Every failure is raised as `RequestFailed`.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, contextmanager
+from typing import Any, Protocol
+
+import mcp_types as types
+from mcp import Client
+from mcp.client._transport import TransportStreams
+from mcp.shared.exceptions import MCPDeprecationWarning
+from pydantic import BaseModel, ConfigDict
+
+from toolproof import __version__
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, is_cancellation, leaf
+from toolproof.mcp.http import HttpChannel
+from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
+from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.stdio import StdioChannel
+from toolproof.mcp.tap import WireRecord, WireTap
+from toolproof.model.observation import Notification
+from toolproof.model.result import Failure, FailureKind
+from toolproof.model.suite import Transport
+
+warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+
+MAX_PAGES = 1000
+CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
+
+
+class Channel(Protocol):
+    """A transport to one server: the SDK stream pair, and what went wrong with it, if anything."""
+
+    fault: TransportFault | None
+
+    def streams(self) -> AbstractAsyncContextManager[TransportStreams]: ...
+
+
+class _Request(types.Request[dict[str, Any] | None, str]):
+    """A request sent as built: its params are not validated on the client side."""
+
+
+class _Result(BaseModel):
+    """A result kept exactly as the server sent it (it has passed the SDK's protocol check)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def wire(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class Session:
+    """An initialized connection to a server.
+
+    `notifications` holds every server notification so far, in arrival order, each stamped with
+    seconds since `open_session` began; `mark()` is an index into it. `stderr` is the server's stderr
+    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC.
+    """
+
+    def __init__(
+        self, client: Client, tap: WireTap, channel: Channel, server: ServerProcess | None, timeout: float
+    ) -> None:
+        self._client = client
+        self._tap = tap
+        self._channel = channel
+        self._server = server
+        self._timeout = timeout
+        self._progress_token: str | None = None
+        self._progress_calls = 0
+
+    @property
+    def notifications(self) -> list[Notification]:
+        return self._tap.notifications
+
+    @property
+    def protocol_errors(self) -> list[str]:
+        return self._tap.protocol_errors
+
+    @property
+    def wire(self) -> list[WireRecord]:
+        """Every message so far, both directions."""
+        return self._tap.records
+
+    @property
+    def stderr(self) -> str:
+        return self._server.stderr if self._server is not None else ""
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id (stdio only)."""
+        return self._server.pid if self._server is not None else None
+
+    @property
+    def protocol_version(self) -> str:
+        return self._client.protocol_version
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        """The server's `serverInfo` as sent (empty when it did not identify itself)."""
+        handshake = self._handshake_result()
+        if handshake is not None:
+            return dict(handshake.get("serverInfo") or {})
+        info = self._client.server_info
+        return info.model_dump(by_alias=True, mode="json", exclude_none=True) if info is not None else {}
+
+    @property
+    def server_capabilities(self) -> dict[str, Any]:
+        """The server's capabilities as sent."""
+        handshake = self._handshake_result()
+        if handshake is not None:
+            return dict(handshake.get("capabilities") or {})
+        return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+    @property
+    def progress_count(self) -> int:
+        """notifications/progress received so far for the latest `call_tool(..., progress=True)`."""
+        token = self._progress_token
+        return sum(
+            1
+            for note in self._tap.notifications
+            if note.method == "notifications/progress"
+            and isinstance(note.params, dict)
+            and note.params.get("progressToken") == token
+        )
+
+    def mark(self) -> int:
+        """The number of notifications so far: `notifications[mark:]` is what arrived since."""
+        return len(self._tap.notifications)
+
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, *, during: str = ""
+    ) -> dict[str, Any]:
+        """Send any request as built; return its result as sent."""
+        with self._failures(during or method):
+            result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        return result.wire()
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *, progress: bool = False
+    ) -> dict[str, Any]:
+        """tools/call; with `progress`, send a progress token and count its notifications (progress_count)."""
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if progress:
+            self._progress_calls += 1
+            self._progress_token = f"toolproof-{self._progress_calls}"
+            params["_meta"] = {"progressToken": self._progress_token}
+        return await self.request("tools/call", params, during=f"tools/call {name}")
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool, following nextCursor through all pages."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+            tools.extend(page.get("tools") or [])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return tools
+        message = f"tools/list: still paginating after {MAX_PAGES} pages"
+        raise RequestFailed(Failure(kind=FailureKind.PROTOCOL, message=message), self.stderr)
+
+    async def list_resources(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("resources/list", _page(cursor))
+
+    async def list_resource_templates(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("resources/templates/list", _page(cursor))
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        return await self.request("resources/read", {"uri": uri}, during=f"resources/read {uri}")
+
+    async def subscribe(self, uri: str) -> None:
+        await self.request("resources/subscribe", {"uri": uri}, during=f"resources/subscribe {uri}")
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self.request("resources/unsubscribe", {"uri": uri}, during=f"resources/unsubscribe {uri}")
+
+    async def list_prompts(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("prompts/list", _page(cursor))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> dict[str, Any]:
+        params = {"name": name, "arguments": arguments}
+        return await self.request("prompts/get", params, during=f"prompts/get {name}")
+
+    async def complete(
+        self, ref: dict[str, Any], argument: dict[str, str], context_arguments: dict[str, str] | None
+    ) -> dict[str, Any]:
+        """completion/complete; `context` is left out entirely when there are no context arguments."""
+        params: dict[str, Any] = {"ref": ref, "argument": argument}
+        if context_arguments is not None:
+            params["context"] = {"arguments": context_arguments}
+        return await self.request("completion/complete", params)
+
+    async def set_log_level(self, level: str) -> None:
+        await self.request("logging/setLevel", {"level": level}, during=f"logging/setLevel {level}")
+
+    async def ping(self) -> None:
+        await self.request("ping")
+
+    @contextmanager
+    def _failures(self, during: str) -> Iterator[None]:
+        try:
+            yield
+        except Exception as error:
+            if not expected(error):
+                raise
+            failure = classify(
+                error, during=during, stderr=self.stderr, fault=self._channel.fault, timeout=self._timeout
+            )
+            raise RequestFailed(failure, self.stderr) from error
+
+    def _handshake_result(self) -> dict[str, Any] | None:
+        """The initialize result as it came over the wire, if there was a handshake."""
+        records = self._tap.records
+        asked = next((r.message for r in records if r.direction == "out" and _is_initialize(r.message)), None)
+        if not isinstance(asked, types.JSONRPCRequest):
+            return None
+        answers = (r.message for r in records if r.direction == "in")
+        replies = (a.result for a in answers if isinstance(a, types.JSONRPCResponse) and a.id == asked.id)
+        return next(replies, None)
+
+
+def _page(cursor: str | None) -> dict[str, Any] | None:
+    return {"cursor": cursor} if cursor is not None else None
+
+
+def _is_initialize(message: types.JSONRPCMessage) -> bool:
+    return isinstance(message, types.JSONRPCRequest) and message.method == "initialize"
+
+
+@asynccontextmanager
+async def open_session(spec: ConnectSpec) -> AsyncIterator[Session]:
+    """Start or reach the server, initialize, and yield the session; on exit close it and stop the server.
+
+    Stopping a stdio server (and everything it started) is shielded from cancellation, so an outer
+    `anyio.fail_after` still cleans up. Raises `RequestFailed` if the server cannot be started or
+    initialized. Exceptions leave as they were raised: never wrapped in the exception groups of the
+    task groups they pass through.
+    """
+    try:
+        async with _connect(spec) as session:
+            yield session
+    except BaseExceptionGroup as group:
+        error = leaf(group)
+        if is_cancellation(error):
+            raise
+        raise error from error.__cause__
+
+
+@asynccontextmanager
+async def _connect(spec: ConnectSpec) -> AsyncIterator[Session]:
+    tap = WireTap(time.perf_counter())
+    async with AsyncExitStack() as stack:
+        server: ServerProcess | None = None
+        channel: Channel | None = None
+        try:
+            if spec.transport is Transport.STDIO:
+                server = await stack.enter_async_context(
+                    run_server(
+                        spec.command, spec.args, spec.env, spec.cwd,
+                        stop_grace=spec.stop_grace, term_grace=spec.term_grace,
+                    )
+                )
+                channel = StdioChannel(server, spec.max_message_bytes)
+            else:
+                channel = HttpChannel(spec)
+            mocks = spec.mocks
+            client = Client(
+                tap.wrap(channel.streams()),
+                mode=spec.protocol,
+                cache=None,
+                read_timeout_seconds=spec.request_timeout,
+                client_info=CLIENT_INFO,
+                sampling_callback=sampling_callback(mocks.sampling) if mocks.sampling else None,
+                elicitation_callback=elicitation_callback(mocks.elicitation) if mocks.elicitation else None,
+                list_roots_callback=roots_callback(mocks.roots) if mocks.roots is not None else None,
+            )
+            await stack.enter_async_context(client)
+        except Exception as error:
+            if not expected(error):
+                raise
+            stderr = server.stderr if server is not None else ""
+            during = "initialize" if channel is not None else "start"
+            fault = channel.fault if channel is not None else None
+            failure = classify(error, during=during, stderr=stderr, fault=fault, timeout=spec.request_timeout)
+            raise RequestFailed(failure, stderr) from error
+        yield Session(client, tap, channel, server, spec.request_timeout)

@@ -1,0 +1,46 @@
+"""What it takes to reach one server: how to start or address it, and how to answer its own requests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from toolproof.model.suite import ElicitationMock, SamplingMock, Transport
+
+ProtocolMode = Literal["legacy", "2026-07-28", "auto"]
+
+
+@dataclass(frozen=True)
+class Mocks:
+    """Answers to the server's own requests; None means the capability is not offered.
+
+    `roots` holds paths or file:// URIs: a path becomes file://<absolute path>, named by its basename.
+    """
+
+    roots: tuple[str, ...] | None = None
+    sampling: SamplingMock | None = None
+    elicitation: ElicitationMock | None = None
+
+
+@dataclass(frozen=True)
+class ConnectSpec:
+    """How to start (stdio) or reach (sse, http) a server, and the limits of the conversation.
+
+    `env` is the complete environment of a stdio server; `command` is looked up on its PATH and run
+    without a shell. `protocol` "legacy" is the 2025-11-25 initialize handshake.
+    """
+
+    transport: Transport
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    mocks: Mocks = Mocks()
+    protocol: ProtocolMode = "legacy"
+    request_timeout: float = 30.0
+    max_message_bytes: int = 64 * 1024 * 1024
+    stop_grace: float = 0.5
+    term_grace: float = 0.5

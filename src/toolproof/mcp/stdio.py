@@ -1,0 +1,172 @@
+"""Newline-delimited JSON-RPC over a server process's stdin and stdout: linear framing with a size cap.
+
+A line that is not JSON-RPC is reported as a protocol error and skipped. When such a line looks like
+the response to a request (its id can be read at its start or end), that request fails at once
+rather than waiting for its timeout. A line over the cap ends the connection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from anyio.abc import ByteReceiveStream, ByteSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.client._transport import TransportStreams
+from mcp.shared.message import SessionMessage
+from mcp_types import PARSE_ERROR, ErrorData, JSONRPCError, RequestId, jsonrpc_message_adapter
+from pydantic import ValidationError
+
+from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
+from toolproof.mcp.process import ServerProcess
+from toolproof.model.result import FailureKind
+
+READ_CHUNK = 1 << 20
+EXCERPT_CHARS = 200
+_EXIT_WAIT_S = 1.0
+_ID = rb'(-?\d+|"(?:[^"\\]|\\.)*")'
+_ID_FIRST = re.compile(rb'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*' + _ID)
+_ID_LAST = re.compile(rb'[,{]\s*"id"\s*:\s*' + _ID + rb"\s*\}\s*\Z")
+
+
+class ProtocolViolation(Exception):
+    """Something the server wrote to stdout that is not a JSON-RPC message."""
+
+
+class LineBuffer:
+    """Splits a byte stream into lines, scanning each byte once."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._scanned = 0
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """Add a chunk; return the lines it completed, without their newlines."""
+        data = self._data
+        data += chunk
+        lines = []
+        start = 0
+        while (end := data.find(b"\n", max(start, self._scanned))) != -1:
+            lines.append(bytes(data[start:end]))
+            start = end + 1
+        del data[:start]
+        self._scanned = len(data)
+        return lines
+
+    @property
+    def pending(self) -> int:
+        """Bytes of the line not yet completed."""
+        return len(self._data)
+
+
+def excerpt(raw: bytes) -> str:
+    text = raw[: EXCERPT_CHARS * 4].decode("utf-8", errors="replace")
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
+
+
+def response_id(raw: bytes) -> RequestId | None:
+    """The id of what looks like a JSON-RPC response whose id is its first or last member."""
+    if b'"result"' not in raw and b'"error"' not in raw:
+        return None
+    match = _ID_FIRST.match(raw, 0, 4096) or _ID_LAST.search(raw, max(0, len(raw) - 4096))
+    if match is None:
+        return None
+    token = match.group(1)
+    return int(token) if token[:1] != b'"' else token[1:-1].decode("utf-8", errors="replace")
+
+
+def parse_line(raw: bytes) -> list[SessionMessage | Exception]:
+    """The message on one line; for an unreadable line, the violation and maybe a failure for its id."""
+    try:
+        return [SessionMessage(jsonrpc_message_adapter.validate_json(raw, by_name=False))]
+    except ValidationError as error:
+        first = error.errors()[0]
+        reason = first["msg"] if first["type"] == "json_invalid" else "not a JSON-RPC message"
+    problem = f"stdout line is {reason}: {excerpt(raw)}"
+    items: list[SessionMessage | Exception] = [ProtocolViolation(problem)]
+    request_id = response_id(raw)
+    if request_id is not None:
+        error_data = ErrorData(
+            code=PARSE_ERROR,
+            message=f"the response could not be read ({reason}): {excerpt(raw)}",
+            data={PROTOCOL_VIOLATION: reason},
+        )
+        items.append(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error_data)))
+    return items
+
+
+class StdioChannel:
+    """The JSON-RPC link to a server process; `fault` says why it ended, once it has."""
+
+    def __init__(self, server: ServerProcess, max_message_bytes: int) -> None:
+        self.server = server
+        self.limit = max_message_bytes
+        self.fault: TransportFault | None = None
+
+    @asynccontextmanager
+    async def streams(self) -> AsyncIterator[TransportStreams]:
+        """The (read, write) stream pair the SDK session runs on."""
+        stdin, stdout = self.server.process.stdin, self.server.process.stdout
+        assert stdin is not None and stdout is not None
+        inbound, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        write_stream, outbound = anyio.create_memory_object_stream[SessionMessage](0)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(self._read, stdout, inbound)
+            tasks.start_soon(self._write, stdin, outbound)
+            try:
+                yield read_stream, write_stream
+            finally:
+                tasks.cancel_scope.cancel()
+                read_stream.close()
+                write_stream.close()
+
+    async def _read(
+        self, stdout: ByteReceiveStream, inbound: MemoryObjectSendStream[SessionMessage | Exception]
+    ) -> None:
+        buffer = LineBuffer()
+        async with inbound:
+            try:
+                while await self._deliver(buffer.feed(await stdout.receive(READ_CHUNK)), inbound):
+                    if buffer.pending > self.limit:
+                        break
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                exited = await self.server.settle(_EXIT_WAIT_S)
+                ending = self.server.exit_description() if exited else "closed its stdout"
+                self.fault = TransportFault(FailureKind.TRANSPORT, f"the server {ending}")
+                return
+            self.fault = TransportFault(
+                FailureKind.PROTOCOL,
+                f"the server sent a message larger than the {_size(self.limit)} limit (max_message_bytes)",
+            )
+
+    async def _deliver(
+        self, lines: list[bytes], inbound: MemoryObjectSendStream[SessionMessage | Exception]
+    ) -> bool:
+        """Pass complete lines on; False at a line over the size limit."""
+        for line in lines:
+            if len(line) > self.limit:
+                return False
+            if line.strip():
+                for item in parse_line(line):
+                    await inbound.send(item)
+        return True
+
+    async def _write(
+        self, stdin: ByteSendStream, outbound: MemoryObjectReceiveStream[SessionMessage]
+    ) -> None:
+        async with outbound:
+            try:
+                async for message in outbound:
+                    payload = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send(payload.encode() + b"\n")
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                return
+
+
+def _size(limit: int) -> str:
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= scale and limit % scale == 0:
+            return f"{limit // scale} {unit}"
+    return f"{limit} bytes"

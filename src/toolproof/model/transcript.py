@@ -1,0 +1,141 @@
+"""An observed agent run: what the user said, what the agent called, what it answered.
+
+Every source of agent runs (a live agent loop, an HTTP target, a recorded trace) produces a `Transcript`, so a
+check never needs to know where a run came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    """Base of the transcript models: immutable, unknown keys rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Usage(Frozen):
+    """Token counts; a count the source did not report is None."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+
+    @property
+    def total(self) -> int | None:
+        """The total, or input + output when no total was reported."""
+        if self.total_tokens is not None:
+            return self.total_tokens
+        if self.input_tokens is None and self.output_tokens is None:
+            return None
+        return (self.input_tokens or 0) + (self.output_tokens or 0)
+
+    def __add__(self, other: Usage) -> Usage:
+        def plus(a: int | None, b: int | None) -> int | None:
+            return None if a is None and b is None else (a or 0) + (b or 0)
+
+        return Usage(
+            input_tokens=plus(self.input_tokens, other.input_tokens),
+            output_tokens=plus(self.output_tokens, other.output_tokens),
+            total_tokens=plus(self.total, other.total),
+        )
+
+
+class ToolCall(Frozen):
+    """One tool call: its name, parsed arguments, what it returned, and where it happened.
+
+    `position` is the 0-based order of the call among all calls of the run; `node` names the workflow node
+    that made it, if any. `arguments` is the decoded argument value: a source that receives JSON text
+    parses it first, and text that is not JSON stays a string.
+    """
+
+    tool: str
+    arguments: Any = Field(default_factory=dict)
+    result: Any = None
+    is_error: bool = False
+    duration_ms: float | None = None
+    position: int = 0
+    node: str | None = None
+    id: str | None = None
+
+
+class GuardrailEvent(Frozen):
+    """A validator or guardrail that ran on a turn; `triggered` is False when it ran and let the turn pass."""
+
+    name: str
+    triggered: bool = True
+    message: str = ""
+
+
+class Node(Frozen):
+    """One executed workflow step (an n8n node, a Flowise component, a span of a custom trace).
+
+    `arguments` holds the node's parameters (what `expected_arguments` of a node check reads), `output` its
+    output, `calls` the tool calls made inside it, `position` its 0-based order among the run's nodes.
+    """
+
+    name: str
+    type: str | None = None
+    status: str | None = None
+    arguments: Any = Field(default_factory=dict)
+    output: Any = None
+    error: str | None = None
+    calls: tuple[ToolCall, ...] = ()
+    position: int = 0
+    duration_ms: float | None = None
+
+
+class Turn(Frozen):
+    """One user message and everything that followed it until the agent's final reply.
+
+    `calls` are the tool calls made directly (outside any node); calls made inside a node are in that node's
+    `calls`. `body` is the raw response body where there is one (an HTTP target's response, the `data` of a
+    legacy Mibo trace); None means there is none.
+    """
+
+    user: str = ""
+    reply: str = ""
+    calls: tuple[ToolCall, ...] = ()
+    nodes: tuple[Node, ...] = ()
+    usage: Usage | None = None
+    http_status: int | None = None
+    duration_ms: float | None = None
+    guardrails: tuple[GuardrailEvent, ...] = ()
+    body: Any = None
+
+    def all_calls(self) -> Iterator[ToolCall]:
+        """Direct and nested calls, in the order they happened (by `position`)."""
+        if not self.nodes:
+            yield from self.calls
+            return
+        nested = [call for node in self.nodes for call in node.calls]
+        yield from sorted([*self.calls, *nested], key=lambda call: call.position)
+
+
+class Transcript(Frozen):
+    """A whole observed run.
+
+    `scenario` names the case the run was recorded for when the source says so (MCPLab's `scenario_id`);
+    `run` tells apart several runs of one scenario (MCPLab's agent and run index, a trace id); `source` says
+    where the run was read from, for messages.
+    """
+
+    turns: tuple[Turn, ...] = ()
+    scenario: str | None = None
+    run: str | None = None
+    source: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def final(self) -> Turn:
+        """The last turn (an empty one for a run without turns)."""
+        return self.turns[-1] if self.turns else Turn()
+
+    @property
+    def user_input(self) -> str:
+        """The first user message."""
+        return self.turns[0].user if self.turns else ""

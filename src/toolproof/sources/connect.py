@@ -1,0 +1,64 @@
+"""Turn a case's `server:` block into a connection spec: templates, environment, docker, overrides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolproof.mcp.spec import ConnectSpec, Mocks
+from toolproof.model.suite import ClientCapabilities, SamplingMock, ServerConfig, Transport
+from toolproof.run.template import expand_env, fill
+from toolproof.sources.options import ServerOptions
+
+
+def connect_spec(
+    server: ServerConfig,
+    variables: Mapping[str, str],
+    options: ServerOptions,
+    *,
+    sampling: SamplingMock | None = None,
+    request_timeout: float,
+) -> ConnectSpec:
+    """The spec for one case's server, with `{{fixture}}` filled and `${VAR}` expanded.
+
+    `sampling` is a block-level mock (assert_sampling) used when the server block declares none.
+    """
+    command, args = server.command, list(server.args)
+    if options.server_override:
+        command, args = options.server_override[0], list(options.server_override[1:])
+    args = [fill(arg, variables) for arg in args]
+    case_env = {key: expand_env(fill(value, variables), options.environ) for key, value in server.env.items()}
+    docker = server.docker or options.docker
+    if docker and server.transport is Transport.STDIO:
+        command, args = "docker", _docker_args(docker, command, args, case_env, variables.get("fixture"))
+    return ConnectSpec(
+        transport=server.transport,
+        command=command,
+        args=tuple(args),
+        env={**options.environ, **case_env},
+        cwd=fill(server.cwd, variables) if server.cwd else None,
+        url=expand_env(server.url, options.environ),
+        headers={key: expand_env(value, options.environ) for key, value in server.headers.items()},
+        mocks=_mocks(server.client_capabilities, variables, sampling),
+        protocol=options.protocol,
+        request_timeout=request_timeout,
+        max_message_bytes=options.max_message_bytes,
+    )
+
+
+def _docker_args(
+    image: str, command: str, args: list[str], env: Mapping[str, str], fixture: str | None
+) -> list[str]:
+    wrapped = ["run", "--rm", "-i"]
+    if fixture:
+        wrapped += ["-v", f"{fixture}:{fixture}"]
+    for key, value in env.items():
+        wrapped += ["-e", f"{key}={value}"]
+    return [*wrapped, image, *([command] if command else []), *args]
+
+
+def _mocks(
+    capabilities: ClientCapabilities | None, variables: Mapping[str, str], sampling: SamplingMock | None
+) -> Mocks:
+    caps = capabilities or ClientCapabilities()
+    roots = tuple(fill(root, variables) for root in caps.roots) if caps.roots is not None else None
+    return Mocks(roots=roots, sampling=caps.sampling or sampling, elicitation=caps.elicitation)

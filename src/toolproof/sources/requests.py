@@ -1,0 +1,180 @@
+"""Make a block's request on an open session and record what came back as an Observation."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import anyio
+
+from toolproof.mcp.session import Session
+from toolproof.model.observation import LogMessage, Notification, Observation
+from toolproof.model.suite import (
+    AssertBlock,
+    CompletionBlock,
+    LoggingBlock,
+    NotificationsBlock,
+    PromptsBlock,
+    ResourcesBlock,
+    SamplingBlock,
+)
+from toolproof.run.template import fill
+
+RESOURCE_UPDATED = "notifications/resources/updated"
+SUBSCRIPTION_WAIT_S = 5.0
+
+
+def content_text(blocks: list[dict[str, Any]]) -> str:
+    """The text content blocks of a result joined with newlines; other blocks are left out."""
+    return "\n".join(str(block.get("text", "")) for block in blocks if block.get("type") == "text")
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _tool_observation(result: dict[str, Any], notes: list[Notification], started: float) -> Observation:
+    content = list(result.get("content") or [])
+    return Observation(
+        text=content_text(content),
+        is_error=bool(result.get("isError", False)),
+        content=content,
+        structured=result.get("structuredContent"),
+        result=result,
+        notifications=notes,
+        progress_count=sum(1 for note in notes if note.method == "notifications/progress"),
+        duration_s=time.perf_counter() - started,
+    )
+
+
+async def _since(session: Session, mark: int, grace_s: float) -> list[Notification]:
+    """Notifications that arrived after `mark`, waiting `grace_s` for stragglers."""
+    if grace_s > 0:
+        await anyio.sleep(grace_s)
+    return list(session.notifications[mark:])
+
+
+async def observe_tool(
+    block: AssertBlock | SamplingBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
+    progress = isinstance(block, AssertBlock) and block.capture_progress
+    mark, started = session.mark(), time.perf_counter()
+    result = await session.call_tool(block.tool, fill(block.args, variables), progress=progress)
+    return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started)
+
+
+async def observe_notifications(
+    block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """Every notification from the moment the call is sent until the grace period after its result."""
+    mark, started = session.mark(), time.perf_counter()
+    result = await session.call_tool(block.tool, fill(block.args, variables), progress=True)
+    return _tool_observation(result, await _since(session, mark, grace_s), started)
+
+
+async def observe_logging(
+    block: LoggingBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """`logging/setLevel`, then the optional tool call; log messages from then until the grace period."""
+    started = time.perf_counter()
+    await session.set_log_level(block.set_level)
+    mark = session.mark()
+    result: dict[str, Any] = {}
+    if block.tool:
+        result = await session.call_tool(block.tool, fill(block.args, variables))
+    notes = await _since(session, mark, grace_s)
+    logs = [
+        LogMessage(level=str(p.get("level", "")), data=p.get("data"), logger=p.get("logger"))
+        for p in (note.params for note in notes if note.method == "notifications/message")
+        if isinstance(p, dict)
+    ]
+    return _tool_observation(result, notes, started).model_copy(update={"logs": logs})
+
+
+async def observe_resources(
+    block: ResourcesBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
+    started = time.perf_counter()
+    mark = session.mark()
+    if block.subscribe:
+        await session.subscribe(fill(block.subscribe, variables))
+    if block.read is not None:
+        result = await session.read_resource(fill(block.read, variables))
+        text = "\n".join(_resource_text(item) for item in result.get("contents") or [])
+    else:
+        cursor = block.list_.cursor if block.list_ else None
+        result = await session.list_resources(cursor)
+        text = compact_json(result)
+    if block.unsubscribe:
+        await session.unsubscribe(fill(block.unsubscribe, variables))
+    if block.expect_notification is True:
+        await _wait_for(session, mark, RESOURCE_UPDATED, SUBSCRIPTION_WAIT_S)
+    notes = await _since(session, mark, grace_s if block.expect_notification is False else 0)
+    return Observation(
+        text=text, result=result, notifications=notes, duration_s=time.perf_counter() - started
+    )
+
+
+def _resource_text(item: dict[str, Any]) -> str:
+    if "text" in item:
+        return str(item["text"])
+    blob = str(item.get("blob", ""))
+    return f"<blob mimeType={item.get('mimeType', '')} len={len(blob)}>"
+
+
+async def _wait_for(session: Session, mark: int, method: str, limit_s: float) -> None:
+    with anyio.move_on_after(limit_s):
+        while not any(note.method == method for note in session.notifications[mark:]):
+            await anyio.sleep(0.02)
+
+
+async def observe_prompts(
+    block: PromptsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """prompts/list, or prompts/get whose text is the description plus every message's content."""
+    started = time.perf_counter()
+    if block.get is not None:
+        arguments = {key: str(fill(value, variables)) for key, value in block.get.arguments.items()}
+        result = await session.get_prompt(fill(block.get.name, variables), arguments)
+        parts = [str(result["description"])] if result.get("description") else []
+        for message in result.get("messages") or []:
+            content = message.get("content") or {}
+            parts.append(str(content["text"]) if content.get("type") == "text" else compact_json(content))
+        text = "\n".join(parts)
+    else:
+        result = await session.list_prompts(block.list_.cursor if block.list_ else None)
+        text = compact_json(result)
+    return Observation(text=text, result=result, duration_s=time.perf_counter() - started)
+
+
+async def observe_completion(
+    block: CompletionBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """completion/complete; the checked text is the result as JSON."""
+    started = time.perf_counter()
+    ref: dict[str, Any] = {"type": block.ref.type}
+    if block.ref.type == "ref/prompt":
+        ref["name"] = block.ref.name or ""
+    else:
+        ref["uri"] = block.ref.uri or block.ref.name or ""
+    argument = {"name": block.argument.name, "value": str(fill(block.argument.value, variables))}
+    context = {key: str(fill(value, variables)) for key, value in (block.context or {}).items()} or None
+    result = await session.complete(ref, argument, context)
+    return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
+
+
+Observer = Callable[[Any, Session, Mapping[str, str], float], Awaitable[Observation]]
+
+OBSERVERS: dict[type, Observer] = {
+    AssertBlock: observe_tool,
+    SamplingBlock: observe_tool,
+    NotificationsBlock: observe_notifications,
+    LoggingBlock: observe_logging,
+    ResourcesBlock: observe_resources,
+    PromptsBlock: observe_prompts,
+    CompletionBlock: observe_completion,
+}

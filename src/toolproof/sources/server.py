@@ -1,0 +1,219 @@
+"""Execute one server case: isolate, connect, initialize, set up, request, observe, check, close."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolproof.check.blocks import check_block
+from toolproof.check.dotpath import PathError, capture_value
+from toolproof.mcp.errors import RequestFailed
+from toolproof.mcp.session import Session, open_session
+from toolproof.model.observation import Observation
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.suite import (
+    AssertBlock,
+    Block,
+    Case,
+    Expect,
+    SamplingBlock,
+    SamplingMock,
+    TrajectoryBlock,
+)
+from toolproof.run.fixture import isolated_fixture
+from toolproof.run.template import fill
+from toolproof.sources.connect import connect_spec
+from toolproof.sources.options import ServerOptions
+from toolproof.sources.requests import OBSERVERS, content_text
+from toolproof.sources.trajectory import run_trajectory
+
+_PHASE_WORDS = {
+    "start": "server start and initialize",
+    "setup": "setup",
+    "call": "the request",
+    "stop": "shutdown",
+}
+
+
+class _Phases:
+    """Wall-clock seconds spent in each phase of a case, and the phase in progress."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.current = "start"
+        self._at = time.perf_counter()
+
+    def lap(self, finished: str, following: str) -> None:
+        now = time.perf_counter()
+        self.seconds[finished] = now - self._at
+        self.current, self._at = following, now
+
+
+def skip_reason(case: Case, environ: Mapping[str, str]) -> str | None:
+    """Why the case does not run, if it does not."""
+    if case.skip:
+        return "skip: true"
+    if case.skip_unless_env and not environ.get(case.skip_unless_env):
+        return f"skipped: env var {case.skip_unless_env} not set"
+    return None
+
+
+async def execute_case(case: Case, options: ServerOptions, trial: int = 1) -> CaseResult:
+    """Run one case to a verdict: every failure of the server becomes a classified result, not a raise."""
+    started = time.perf_counter()
+
+    def verdict(
+        status: Status,
+        failure: Failure | None = None,
+        *,
+        reason: str | None = None,
+        stderr: str = "",
+        phases: dict[str, float] | None = None,
+    ) -> CaseResult:
+        return CaseResult(
+            name=case.name,
+            file=case.source.file,
+            line=case.source.line,
+            status=status,
+            failure=failure,
+            reason=reason,
+            duration_s=time.perf_counter() - started,
+            trial=trial,
+            stderr=stderr,
+            phases=phases or {},
+        )
+
+    reason = skip_reason(case, options.environ)
+    if reason:
+        return verdict(Status.SKIP, reason=reason)
+    if isinstance(case.block, TrajectoryBlock):
+        failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
+        return verdict(Status.FAIL if failure else Status.PASS, failure)
+
+    timeout = case.timeout or options.timeout_s
+    phases = _Phases()
+    session_box: list[Session] = []
+    with isolated_fixture(options.fixture) as fixture:
+        variables = {"fixture": str(fixture)} if fixture else {}
+        expect = _resolved_expect(case.block, variables)
+        try:
+            with anyio.fail_after(timeout):
+                observation = await _converse(case, options, variables, expect, timeout, phases, session_box)
+        except TimeoutError:
+            during = _PHASE_WORDS[phases.current]
+            failure = Failure(
+                kind=FailureKind.TIMEOUT, message=f"timed out after {timeout:g}s during {during}"
+            )
+            return verdict(Status.FAIL, failure, stderr=_stderr(session_box), phases=phases.seconds)
+        except RequestFailed as error:
+            stderr = error.stderr or _stderr(session_box)
+            return verdict(Status.FAIL, error.failure, stderr=stderr, phases=phases.seconds)
+        except _SetupFailed as error:
+            return verdict(Status.FAIL, error.failure, stderr=_stderr(session_box), phases=phases.seconds)
+        phases.lap("stop", "done")
+        observation = observation.model_copy(update={"files_after": _read_files(expect.file_paths_after())})
+        failure = check_block(case.block, expect, observation)
+    return verdict(
+        Status.FAIL if failure else Status.PASS,
+        failure,
+        stderr=_stderr(session_box) if failure else "",
+        phases=phases.seconds,
+    )
+
+
+class _SetupFailed(Exception):
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+async def _converse(
+    case: Case,
+    options: ServerOptions,
+    variables: dict[str, str],
+    expect: Expect,
+    timeout: float,
+    phases: _Phases,
+    session_box: list[Session],
+) -> Observation:
+    block = case.block
+    sampling = (
+        SamplingMock(text=block.mock_text, model=block.mock_model, stop_reason=block.stop_reason)
+        if isinstance(block, SamplingBlock)
+        else None
+    )
+    spec = connect_spec(case.server, variables, options, sampling=sampling, request_timeout=timeout)
+    async with open_session(spec) as session:
+        session_box.append(session)
+        phases.lap("start", "setup")
+        await _run_setup(case, session, variables)
+        phases.lap("setup", "call")
+        before = _read_files(expect.file_unchanged or [])
+        observation = await OBSERVERS[type(block)](block, session, variables, options.notification_grace_s)
+        phases.lap("call", "stop")
+    return observation.model_copy(update={"files_before": before})
+
+
+async def _run_setup(case: Case, session: Session, variables: dict[str, str]) -> None:
+    """Setup calls in order; an isError result does not stop the case, a failed request does."""
+    for number, step in enumerate(case.setup, start=1):
+        try:
+            result = await session.call_tool(step.tool, fill(step.args, variables))
+        except RequestFailed as error:
+            failure = error.failure
+            raise _SetupFailed(
+                failure.model_copy(
+                    update={"message": f"setup step {number} ({step.tool}): {failure.message}"}
+                )
+            ) from error
+        text = content_text(list(result.get("content") or []))
+        for name, path in step.capture.items():
+            try:
+                variables[name] = capture_value(text, path)
+            except PathError as error:
+                raise _SetupFailed(
+                    Failure(
+                        kind=FailureKind.SETUP,
+                        check="capture",
+                        message=f"setup step {number} ({step.tool}): capture {name} = {path}: {error}",
+                        actual=text[:300],
+                    )
+                ) from error
+
+
+def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
+    """The block's expectations as they are checked: `{{fixture}}` filled in file paths (mcp-assert misses
+    file_unchanged), min_progress dropped unless progress is captured."""
+    expect: Expect | None = getattr(block, "expect", None)
+    if not isinstance(expect, Expect):
+        return Expect()
+    update: dict[str, Any] = {}
+    if expect.min_progress is not None and not (isinstance(block, AssertBlock) and block.capture_progress):
+        update["min_progress"] = None  # mcp-assert checks progress only when it was asked to capture it
+    for name in ("file_contains", "file_not_contains"):
+        mapping = getattr(expect, name)
+        if mapping:
+            update[name] = {fill(path, variables): text for path, text in mapping.items()}
+    for name in ("file_not_exists", "file_unchanged"):
+        paths = getattr(expect, name)
+        if paths:
+            update[name] = [fill(path, variables) for path in paths]
+    return expect.model_copy(update=update) if update else expect
+
+
+def _read_files(paths: list[str]) -> dict[str, bytes | None]:
+    contents: dict[str, bytes | None] = {}
+    for path in paths:
+        try:
+            contents[path] = Path(path).read_bytes()
+        except OSError:
+            contents[path] = None
+    return contents
+
+
+def _stderr(session_box: list[Session]) -> str:
+    return session_box[0].stderr if session_box else ""
