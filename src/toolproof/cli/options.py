@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from toolproof.load.durations import parse_duration
-
 
 def duration_arg(text: str) -> float:
     """A Go-style duration (`30s`, `1m30s`, `500ms`) or plain seconds, as an argparse type."""
+    from toolproof.load.durations import parse_duration
+
     try:
         return parse_duration(text)
     except ValueError as error:

@@ -406,7 +406,7 @@ def _cycles(by_id: dict[str, Check]) -> list[tuple[Check, str]]:
             if wanted not in by_id:
                 continue
             if state.get(wanted) == 1:
-                loop = [*path[path.index(wanted):], wanted]
+                loop = [*path[path.index(wanted) :], wanted]
                 problems.append((by_id[wanted], "dependency cycle: " + " -> ".join(loop)))
             elif wanted not in state:
                 visit(wanted, [*path, wanted])

@@ -14,16 +14,38 @@ from toolproof.model.result import CaseResult
 T = TypeVar("T")
 
 
+class Slot:
+    """One place among the `jobs` running at once; an executor may give it up early (e.g. while a server
+    shuts down, which waits without working) so the next case can start."""
+
+    def __init__(self, limiter: anyio.CapacityLimiter) -> None:
+        self._limiter = limiter
+        self._held = False
+
+    async def __aenter__(self) -> Slot:
+        await self._limiter.acquire_on_behalf_of(self)
+        self._held = True
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.release()
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self._limiter.release_on_behalf_of(self)
+
+
 async def run_all(
     items: Sequence[T],
-    execute: Callable[[T], Awaitable[CaseResult]],
+    execute: Callable[[T, Slot], Awaitable[CaseResult]],
     name_of: Callable[[T], str],
     *,
     jobs: int,
     sink: Sink,
     title: str = "toolproof",
 ) -> list[CaseResult]:
-    """Execute every item, at most `jobs` at a time; results come back in the items' order."""
+    """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order."""
     total = len(items)
     results: list[CaseResult | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
@@ -31,9 +53,9 @@ async def run_all(
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
-        async with limiter:
+        async with Slot(limiter) as slot:
             sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
-            result = await execute(item)
+            result = await execute(item, slot)
         results[index] = result
         sink.handle(CaseFinished(result=result, index=index, total=total))
 

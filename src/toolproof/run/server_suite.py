@@ -9,7 +9,7 @@ from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.suite import Case
-from toolproof.run.scheduler import run_all
+from toolproof.run.scheduler import Slot, run_all
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.server import execute_case
 
@@ -30,10 +30,10 @@ async def run_server_suite(
 ) -> list[CaseResult]:
     """Every case's verdict, in suite order; no server process outlives the call."""
 
-    async def execute(item: Case | LoadError) -> CaseResult:
+    async def execute(item: Case | LoadError, slot: Slot) -> CaseResult:
         if isinstance(item, LoadError):
             return load_error_result(item)
-        return await execute_case(item, options)
+        return await execute_case(item, options, on_answered=slot.release)
 
     def name_of(item: Case | LoadError) -> str:
         return item.name if isinstance(item, Case) else str(item.file)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +62,13 @@ def skip_reason(case: Case, environ: Mapping[str, str]) -> str | None:
     return None
 
 
-async def execute_case(case: Case, options: ServerOptions, trial: int = 1) -> CaseResult:
-    """Run one case to a verdict: every failure of the server becomes a classified result, not a raise."""
+async def execute_case(
+    case: Case, options: ServerOptions, *, trial: int = 1, on_answered: Callable[[], None] = lambda: None
+) -> CaseResult:
+    """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
+
+    `on_answered` is called once the request has been answered, before the server is shut down.
+    """
     started = time.perf_counter()
 
     def verdict(
@@ -94,34 +99,29 @@ async def execute_case(case: Case, options: ServerOptions, trial: int = 1) -> Ca
         failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
         return verdict(Status.FAIL if failure else Status.PASS, failure)
 
-    timeout = case.timeout or options.timeout_s
-    phases = _Phases()
-    session_box: list[Session] = []
+    run = _CaseRun(case, options, on_answered)
     with isolated_fixture(options.fixture) as fixture:
-        variables = {"fixture": str(fixture)} if fixture else {}
-        expect = _resolved_expect(case.block, variables)
+        run.variables = {"fixture": str(fixture)} if fixture else {}
+        run.expect = _resolved_expect(case.block, run.variables)
         try:
-            with anyio.fail_after(timeout):
-                observation = await _converse(case, options, variables, expect, timeout, phases, session_box)
+            with anyio.fail_after(run.timeout):
+                observation = await run.converse()
         except TimeoutError:
-            during = _PHASE_WORDS[phases.current]
-            failure = Failure(
-                kind=FailureKind.TIMEOUT, message=f"timed out after {timeout:g}s during {during}"
-            )
-            return verdict(Status.FAIL, failure, stderr=_stderr(session_box), phases=phases.seconds)
+            message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
+            failure = Failure(kind=FailureKind.TIMEOUT, message=message)
+            return verdict(Status.FAIL, failure, stderr=run.stderr(), phases=run.phases.seconds)
         except RequestFailed as error:
-            stderr = error.stderr or _stderr(session_box)
-            return verdict(Status.FAIL, error.failure, stderr=stderr, phases=phases.seconds)
+            stderr = error.stderr or run.stderr()
+            return verdict(Status.FAIL, error.failure, stderr=stderr, phases=run.phases.seconds)
         except _SetupFailed as error:
-            return verdict(Status.FAIL, error.failure, stderr=_stderr(session_box), phases=phases.seconds)
-        phases.lap("stop", "done")
-        observation = observation.model_copy(update={"files_after": _read_files(expect.file_paths_after())})
-        failure = check_block(case.block, expect, observation)
+            return verdict(Status.FAIL, error.failure, stderr=run.stderr(), phases=run.phases.seconds)
+        run.phases.lap("stop", "done")
+        failure = check_block(case.block, run.expect, observation)
     return verdict(
         Status.FAIL if failure else Status.PASS,
         failure,
-        stderr=_stderr(session_box) if failure else "",
-        phases=phases.seconds,
+        stderr=run.stderr() if failure else "",
+        phases=run.phases.seconds,
     )
 
 
@@ -131,31 +131,45 @@ class _SetupFailed(Exception):
         self.failure = failure
 
 
-async def _converse(
-    case: Case,
-    options: ServerOptions,
-    variables: dict[str, str],
-    expect: Expect,
-    timeout: float,
-    phases: _Phases,
-    session_box: list[Session],
-) -> Observation:
-    block = case.block
-    sampling = (
-        SamplingMock(text=block.mock_text, model=block.mock_model, stop_reason=block.stop_reason)
-        if isinstance(block, SamplingBlock)
-        else None
-    )
-    spec = connect_spec(case.server, variables, options, sampling=sampling, request_timeout=timeout)
-    async with open_session(spec) as session:
-        session_box.append(session)
-        phases.lap("start", "setup")
-        await _run_setup(case, session, variables)
-        phases.lap("setup", "call")
-        before = _read_files(expect.file_unchanged or [])
-        observation = await OBSERVERS[type(block)](block, session, variables, options.notification_grace_s)
-        phases.lap("call", "stop")
-    return observation.model_copy(update={"files_before": before})
+class _CaseRun:
+    """The state of one case while it talks to its server."""
+
+    def __init__(self, case: Case, options: ServerOptions, on_answered: Callable[[], None]) -> None:
+        self.case, self.options, self.on_answered = case, options, on_answered
+        self.timeout = case.timeout or options.timeout_s
+        self.phases = _Phases()
+        self.variables: dict[str, str] = {}
+        self.expect = Expect()
+        self.session: Session | None = None
+
+    def stderr(self) -> str:
+        return self.session.stderr if self.session else ""
+
+    async def converse(self) -> Observation:
+        """Connect, set up, make the block's request and read the files the expectations name."""
+        block = self.case.block
+        sampling = (
+            SamplingMock(text=block.mock_text, model=block.mock_model, stop_reason=block.stop_reason)
+            if isinstance(block, SamplingBlock)
+            else None
+        )
+        spec = connect_spec(
+            self.case.server, self.variables, self.options, sampling=sampling, request_timeout=self.timeout
+        )
+        async with open_session(spec) as session:
+            self.session = session
+            try:
+                self.phases.lap("start", "setup")
+                await _run_setup(self.case, session, self.variables)
+                self.phases.lap("setup", "call")
+                before = _read_files(self.expect.file_unchanged or [])
+                observe = OBSERVERS[type(block)]
+                observation = await observe(block, session, self.variables, self.options.notification_grace_s)
+                after = _read_files(self.expect.file_paths_after())
+                self.phases.lap("call", "stop")
+            finally:
+                self.on_answered()
+        return observation.model_copy(update={"files_before": before, "files_after": after})
 
 
 async def _run_setup(case: Case, session: Session, variables: dict[str, str]) -> None:
@@ -213,7 +227,3 @@ def _read_files(paths: list[str]) -> dict[str, bytes | None]:
         except OSError:
             contents[path] = None
     return contents
-
-
-def _stderr(session_box: list[Session]) -> str:
-    return session_box[0].stderr if session_box else ""

@@ -4,7 +4,7 @@ import anyio
 
 from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
-from toolproof.run.scheduler import run_all
+from toolproof.run.scheduler import Slot, run_all
 
 
 class Recorder:
@@ -20,7 +20,7 @@ def test_results_keep_input_order_and_concurrency_is_bounded() -> None:
     peak = 0
     delays = [0.05, 0.01, 0.03, 0.0, 0.02]
 
-    async def execute(index: int) -> CaseResult:
+    async def execute(index: int, slot: Slot) -> CaseResult:
         nonlocal running, peak
         running += 1
         peak = max(peak, running)
@@ -38,3 +38,23 @@ def test_results_keep_input_order_and_concurrency_is_bounded() -> None:
     assert sorted(finished) == [0, 1, 2, 3, 4]
     assert finished != [0, 1, 2, 3, 4]  # they really ran out of order
     assert sum(isinstance(e, CaseStarted) for e in sink.events) == 5
+
+
+def test_a_released_slot_lets_the_next_case_start() -> None:
+    running = 0
+    peak = 0
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await anyio.sleep(0.01)
+        running -= 1
+        slot.release()
+        slot.release()  # a second release is harmless
+        await anyio.sleep(0.05)  # winding down without a slot
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    results = anyio.run(lambda: run_all(range(6), execute, str, jobs=1, sink=Recorder()))
+    assert [r.name for r in results] == [f"c{i}" for i in range(6)]
+    assert peak == 1

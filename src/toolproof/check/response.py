@@ -1,0 +1,297 @@
+"""Checks on what the agent answered: the reply text, the response as JSON, HTTP status and latency."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jsonpath_rfc9535
+
+from toolproof.check.arguments import PatternError, as_text, match, regex_search, schema_problem
+from toolproof.check.expressions import Scope, dot_path
+from toolproof.check.jsregex import strip_leading_flags
+from toolproof.model.result import Failure, FailureKind
+from toolproof.model.scenario import (
+    FieldCheck,
+    GuardrailCheck,
+    JsonPathCheck,
+    LatencyCheck,
+    RegexCheck,
+    SchemaCheck,
+    StatusCheck,
+    TextCheck,
+)
+from toolproof.model.transcript import Turn
+
+SHOWN_CHARS = 300
+
+
+@dataclass(frozen=True)
+class NotEvaluated:
+    """A check that had no data to judge (e.g. no token usage in the run): reported, never a pass."""
+
+    reason: str
+
+
+class PathSyntaxError(ValueError):
+    """A JSONPath that RFC 9535 rejects."""
+
+
+def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
+    return Failure(
+        kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
+    )
+
+
+def excerpt(text: str) -> str:
+    """`text` quoted, cut to SHOWN_CHARS with a count of what was left out."""
+    if len(text) <= SHOWN_CHARS:
+        return json.dumps(text, ensure_ascii=False)
+    return (
+        json.dumps(text[:SHOWN_CHARS], ensure_ascii=False) + f" … ({len(text) - SHOWN_CHARS} more characters)"
+    )
+
+
+# --- text -------------------------------------------------------------------------------------------------
+
+_TEXT_WORDS = {
+    "contains": "does not contain",
+    "not_contains": "contains",
+    "starts_with": "does not start with",
+    "ends_with": "does not end with",
+    "equals": "does not equal",
+}
+
+
+def _text_holds(op: str, value: str, text: str) -> bool:
+    if op in ("contains", "not_contains"):
+        return value in text
+    if op == "starts_with":
+        return text.startswith(value)
+    if op == "ends_with":
+        return text.endswith(value)
+    return text == value
+
+
+def text_check(check: TextCheck, reply: str) -> Failure | None:
+    """A literal test of the reply (case-insensitive and untrimmed unless the check says otherwise)."""
+
+    def norm(text: str) -> str:
+        text = text.strip() if check.trim else text
+        return text.lower() if check.ignore_case else text
+
+    text = norm(reply)
+    hits = [value for value in check.values if _text_holds(check.op, norm(value), text)]
+    if check.op == "contains":
+        failing = [value for value in check.values if value not in hits]
+    elif check.op == "not_contains":
+        failing = hits
+    else:
+        failing = [] if hits else list(check.values)
+    if not failing:
+        return None
+    case = " (case-insensitive)" if check.ignore_case else ""
+    wanted = ", ".join(json.dumps(value, ensure_ascii=False) for value in failing)
+    details: dict[str, Any] = {"missing_patterns": failing} if check.op == "contains" else {}
+    if check.op == "not_contains":
+        details = {"found_patterns": failing}
+    return _fail(
+        f"Response {_TEXT_WORDS[check.op]} {wanted}{case}; response: {excerpt(reply)}",
+        list(check.values),
+        reply,
+        **details,
+    )
+
+
+def regex_check(check: RegexCheck, reply: str) -> Failure | None:
+    """The reply matches the pattern somewhere (or must not)."""
+    pattern = strip_leading_flags(check.pattern) if check.strip_inline_flags else check.pattern
+    try:
+        found = regex_search(pattern, reply, check.flavor, check.ignore_case)
+    except PatternError as error:
+        return _fail(
+            f"Invalid regex: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
+        )
+    if found == check.should_match:
+        return None
+    verb = "does not match" if check.should_match else "matches"
+    return _fail(
+        f"Response {verb} /{check.pattern}/ (should_match: {str(check.should_match).lower()}); "
+        f"response: {excerpt(reply)}",
+        check.pattern,
+        reply,
+        pattern=check.pattern,
+        content=reply[:10_000],
+    )
+
+
+# --- JSON ---------------------------------------------------------------------------------------------------
+
+
+class NoDocument(ValueError):
+    """The response has no body and the reply is not JSON."""
+
+
+def document(turn: Turn) -> Any:
+    """What JSON checks read: the response body when there is one, else the reply parsed as JSON
+    (surrounding whitespace allowed, code fences not); raises `NoDocument`."""
+    if turn.body is not None:
+        return turn.body
+    try:
+        return json.loads(turn.reply, parse_constant=_no_constant)
+    except ValueError as error:
+        raise NoDocument(f"the response is not valid JSON ({error}): {excerpt(turn.reply)}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+@lru_cache(maxsize=2048)
+def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
+    try:
+        return jsonpath_rfc9535.compile(path)
+    except jsonpath_rfc9535.JSONPathError as error:
+        raise PathSyntaxError(f"invalid JSONPath {path!r}: {error}") from None
+
+
+def jsonpath_values(path: str, data: Any) -> list[Any]:
+    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError`."""
+    return [node.value for node in _query(path).find(data)]
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality without coercion: `5` is not `"5"`, `true` is not `1`, `1` equals `1.0`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b and not (isinstance(a, float) and math.isnan(a))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(json_equal(a[key], b[key]) for key in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def jsonpath_check(check: JsonPathCheck, turn: Turn) -> Failure | None:
+    """The path matches (`exists`), matches nothing (`not_exists`), or matches a value equal to `equals`."""
+    try:
+        data = document(turn)
+    except NoDocument as error:
+        return _fail(
+            f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})", check.path, turn.reply
+        )
+    try:
+        values = jsonpath_values(check.path, data)
+    except PathSyntaxError as error:
+        return _fail(str(error), check.path, None)
+    if check.mode == "exists" and values:
+        return None
+    if check.mode == "not_exists" and not values:
+        return None
+    if check.mode == "equals" and any(json_equal(value, check.equals) for value in values):
+        return None
+    if check.mode == "exists":
+        return _fail(f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}", check.path, None)
+    if check.mode == "not_exists":
+        return _fail(f"JSONPath {check.path} should match nothing but matched {as_text(values)}", [], values)
+    return _fail(
+        f"JSONPath {check.path} has no value equal to {as_text(check.equals)} (no type coercion); "
+        f"found: {as_text(values)}",
+        check.equals,
+        values,
+    )
+
+
+def _at(data: Any, field: str | None) -> Any:
+    return data if not field else dot_path(data, field)
+
+
+def field_check(check: FieldCheck, turn: Turn, scope: Scope) -> Failure | None:
+    """The value at the dot path satisfies the matcher (negated: does not); a missing path fails both."""
+    try:
+        value = _at(document(turn), check.field)
+    except (NoDocument, LookupError) as error:
+        return _fail(
+            f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
+        )
+    miss = match(check.expected, value, scope)
+    if check.negate:
+        if miss is not None:
+            return None
+        return _fail(
+            f"{check.field} = {as_text(value)} must not match, but it does",
+            {"not": check.expected.model_dump(exclude_defaults=True)},
+            value,
+        )
+    if miss is None:
+        return None
+    return _fail(f"{check.field} = {as_text(value)} {miss.reason}", miss.expected, value)
+
+
+def schema_check(check: SchemaCheck, turn: Turn) -> Failure | None:
+    """The response (or the value at `field`) is valid against the schema."""
+    try:
+        value = _at(document(turn), check.field)
+    except (NoDocument, LookupError) as error:
+        where = f"{check.field}: " if check.field else ""
+        return _fail(f"{where}{error.args[0]}", check.json_schema, None)
+    problem = schema_problem(check.json_schema, value)
+    if problem is None:
+        return None
+    where = f" {check.field}" if check.field else ""
+    return _fail(f"response{where} is not valid against the schema: {problem}", check.json_schema, value)
+
+
+# --- status and latency ---------------------------------------------------------------------------------
+
+
+def status_check(check: StatusCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
+    """Every turn that recorded an HTTP status had the expected one."""
+    seen = [(index, turn.http_status) for index, turn in enumerate(turns) if turn.http_status is not None]
+    if not seen:
+        return NotEvaluated("the run recorded no HTTP status")
+    wrong = [(index, status) for index, status in seen if status != check.expected]
+    if not wrong:
+        return None
+    where = ", ".join(f"{status} (turn {index + 1})" for index, status in wrong)
+    return _fail(
+        f"HTTP status was {where}, expected {check.expected}", check.expected, [status for _, status in wrong]
+    )
+
+
+def latency_check(check: LatencyCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
+    """Every turn that recorded a duration took at most `max_ms`."""
+    seen = [(index, turn.duration_ms) for index, turn in enumerate(turns) if turn.duration_ms is not None]
+    if not seen:
+        return NotEvaluated("the run recorded no response time")
+    slow = [(index, ms) for index, ms in seen if ms > check.max_ms]
+    if not slow:
+        return None
+    where = ", ".join(f"{ms:g} ms (turn {index + 1})" for index, ms in slow)
+    return _fail(f"response took {where}, limit {check.max_ms:g} ms", check.max_ms, [ms for _, ms in slow])
+
+
+def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | None:
+    """The named guardrail triggered in scope (or did not); with no name, whether any guardrail triggered."""
+    events = [event for turn in turns for event in turn.guardrails]
+    triggered = [event for event in events if event.triggered and check.name in (None, event.name)]
+    if bool(triggered) == check.expected:
+        return None
+    names = sorted({event.name for event in events if event.triggered})
+    which = f"guardrail {check.name!r}" if check.name else "a guardrail"
+    verb = "did not trigger" if check.expected else "triggered"
+    seen = f" ({', '.join(names)} triggered)" if names else " (none triggered)"
+    return _fail(
+        f"{which} {verb}{seen}",
+        check.expected,
+        bool(triggered),
+        expected_triggered=check.expected,
+        actually_triggered=bool(triggered),
+        guardrail=check.name,
+        triggered=names,
+    )

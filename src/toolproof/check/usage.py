@@ -1,0 +1,163 @@
+"""Token usage: found in response bodies and node outputs in any of the formats providers write, summed, and
+checked against limits.
+
+Recognised records (each wherever it appears, at any depth):
+- OpenAI `usage: {prompt_tokens, completion_tokens, total_tokens}`;
+- Anthropic `usage: {input_tokens, output_tokens}`;
+- Gemini `usageMetadata: {promptTokenCount, candidatesTokenCount, totalTokenCount}`;
+- LangChain `usageMetadata` / `usage_metadata: {input_tokens, output_tokens, total_tokens}`;
+- generic `meta: {tokens: N}` or `meta: {tokens: {total, input, output}}`;
+- OpenTelemetry attributes `gen_ai.usage.input_tokens` / `output_tokens` (older: `prompt_tokens` /
+  `completion_tokens`);
+- n8n language-model outputs `tokenUsage: {promptTokens, completionTokens, totalTokens}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from toolproof.check.response import NotEvaluated
+from toolproof.model.result import Failure, FailureKind
+from toolproof.model.scenario import TokenLimitCheck
+from toolproof.model.transcript import Turn, Usage
+
+_SHAPES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    # record key: (input, output, total) field names, tried in order
+    "usage": (
+        ("prompt_tokens", "completion_tokens", "total_tokens"),
+        ("input_tokens", "output_tokens", "total_tokens"),
+    ),
+    "usageMetadata": (
+        ("promptTokenCount", "candidatesTokenCount", "totalTokenCount"),
+        ("input_tokens", "output_tokens", "total_tokens"),
+    ),
+    "usage_metadata": (("input_tokens", "output_tokens", "total_tokens"),),
+    "tokenUsage": (("promptTokens", "completionTokens", "totalTokens"),),
+}
+_OTEL = (
+    ("gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.total_tokens"),
+    ("gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens", "gen_ai.usage.total_tokens"),
+)
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _record(fields: Mapping[str, Any], names: tuple[str, str, str]) -> Usage | None:
+    counts = [_count(fields.get(name)) for name in names]
+    if all(count is None for count in counts):
+        return None
+    return Usage(input_tokens=counts[0], output_tokens=counts[1], total_tokens=counts[2])
+
+
+def _at(mapping: Mapping[str, Any]) -> tuple[list[Usage], set[str]]:
+    """The usage records held directly by `mapping`, and the keys they were read from."""
+    found: list[Usage] = []
+    used: set[str] = set()
+    for key, shapes in _SHAPES.items():
+        fields = mapping.get(key)
+        if not isinstance(fields, Mapping):
+            continue
+        for names in shapes:
+            usage = _record(fields, names)
+            if usage is not None:
+                found.append(usage)
+                used.add(key)
+                break
+    meta = mapping.get("meta")
+    if isinstance(meta, Mapping) and "tokens" in meta:
+        tokens = meta["tokens"]
+        usage = (
+            Usage(total_tokens=_count(tokens))
+            if not isinstance(tokens, Mapping)
+            else _record(tokens, ("input", "output", "total"))
+        )
+        if usage is not None and usage.total is not None:
+            found.append(usage)
+    for names in _OTEL:
+        if any(name in mapping for name in names[:2]):
+            usage = _record(mapping, names)
+            if usage is not None:
+                found.append(usage)
+            break
+    return found, used
+
+
+def usage_records(value: Any) -> Iterator[Usage]:
+    """Every usage record inside a decoded JSON value."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Mapping):
+            found, used = _at(current)
+            yield from found
+            stack.extend(item for key, item in current.items() if key not in used)
+        elif isinstance(current, list | tuple):
+            stack.extend(current)
+
+
+def turn_usage(turn: Turn) -> Usage | None:
+    """A turn's usage: what the source recorded, plus the records in the response body (or, without a body,
+    in the node outputs); None when there is none."""
+    parts = [turn.usage] if turn.usage is not None else []
+    parts.extend(usage_records(turn.body if turn.body is not None else [node.output for node in turn.nodes]))
+    if not parts:
+        return None
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def summed_usage(turns: Sequence[Turn]) -> Usage | None:
+    """The usage of all `turns` together, None when none recorded any."""
+    found = [usage for usage in map(turn_usage, turns) if usage is not None]
+    if not found:
+        return None
+    total = found[0]
+    for usage in found[1:]:
+        total = total + usage
+    return total
+
+
+def token_limit(check: TokenLimitCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
+    """Summed usage within every limit; not evaluated when the run recorded no usage (or not the counted
+    kind)."""
+    usage = summed_usage(turns)
+    if usage is None:
+        return NotEvaluated("no token usage found in the run")
+    limits = [
+        ("total", check.max_total, usage.total),
+        ("input", check.max_input, usage.input_tokens),
+        ("output", check.max_output, usage.output_tokens),
+    ]
+    over: list[str] = []
+    unknown: list[str] = []
+    for name, limit, used in limits:
+        if limit is None:
+            continue
+        if used is None:
+            unknown.append(name)
+        elif used > limit:
+            over.append(f"{name} tokens {used} > {limit}")
+    seen = {"input": usage.input_tokens, "output": usage.output_tokens, "total": usage.total}
+    if over:
+        return Failure(
+            kind=FailureKind.EXPECTATION,
+            message=f"token limit exceeded: {', '.join(over)}",
+            expected={name: limit for name, limit, _ in limits if limit is not None},
+            actual=seen,
+        )
+    if unknown:
+        return NotEvaluated(f"the run's usage does not report {' or '.join(unknown)} tokens")
+    return None
