@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from toolproof.check.arguments import argument_violations, as_text, compact_json, regex_search
+from toolproof.check.arguments import (
+    argument_violations,
+    as_text,
+    compact_json,
+    count_violations,
+    describe_matcher,
+    regex_search,
+)
 from toolproof.check.expressions import Scope
 from toolproof.check.response import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.model.result import Failure, FailureKind
@@ -317,22 +324,20 @@ def _step_problems(check: CallCheck, step: Step, scope: Scope) -> list[dict[str,
     return problems
 
 
+def _problem_count(check: CallCheck, step: Step, scope: Scope, limit: int | None = None) -> int:
+    """How far a step is from matching (0 = it matches), counted no further than `limit`."""
+    status = int(check.is_error is not None and step.is_error != check.is_error)
+    if limit is not None and status >= limit:
+        return status
+    return status + count_violations(check, step.arguments, scope, None if limit is None else limit - status)
+
+
 def _level(check: CallCheck, scope: CallScope) -> Steps:
     if check.level == "tool":
         return scope.calls
     if check.level == "node":
         return scope.nodes
     return scope.nodes if check.name in scope.nodes.where else scope.calls
-
-
-def _closest(check: CallCheck, candidates: Sequence[Step], scope: Scope) -> tuple[Step, list[dict[str, Any]]]:
-    best: tuple[Step, list[dict[str, Any]]] | None = None
-    for step in candidates:
-        problems = _step_problems(check, step, scope)
-        if best is None or len(problems) < len(best[1]):
-            best = (step, problems)
-    assert best is not None  # callers pass at least one candidate
-    return best
 
 
 def _step_detail(step: Step) -> dict[str, Any]:
@@ -348,12 +353,12 @@ def call_check(check: CallCheck, scope: CallScope, expressions: Scope) -> Failur
         children = scope.calls
     else:
         failure, matched = _own(check, level, expressions)
+        if not check.calls or check.condition == "not_called":
+            return failure
         nodes = [step.node for step in matched if step.node is not None]
-        children = Steps.of_calls(call for node in nodes for call in node.calls)
-        if check.calls and not nodes and level is scope.nodes and check.condition != "not_called":
+        if not nodes:
             return _nested_without_parent(check, failure, level)
-    if not check.calls or check.condition == "not_called":
-        return failure
+        children = Steps.of_calls(call for node in nodes for call in node.calls)
     nested = [
         (child, call_check(child, CallScope(children, Steps([]), False), expressions))
         for child in check.calls
@@ -376,8 +381,8 @@ def call_check(check: CallCheck, scope: CallScope, expressions: Scope) -> Failur
     ]
     return _fail(
         f"{head}; " + "; ".join(lines),
-        failure.expected if failure else None,
-        failure.actual if failure else None,
+        failure.expected if failure else [child_failure.expected for _, child_failure in problems],
+        failure.actual if failure else [child_failure.actual for _, child_failure in problems],
         **details,
     )
 
@@ -397,17 +402,28 @@ def _nested_without_parent(check: CallCheck, failure: Failure | None, level: Ste
 
 
 def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Step]]:
-    """The check on the steps of its own level, and the steps that matched name and arguments."""
-    positions = level.where.get(check.name, [])
-    candidates = [level.steps[index] for index in positions]
+    """The check on the steps of its own level, and the steps that matched name and arguments (for a
+    `called` check without nested checks, the first one is enough)."""
     if check.index is not None:
         return _at_index(check, level, scope)
-    if check.condition == "called":
+    candidates = [level.steps[index] for index in level.where.get(check.name, [])]
+    rules = _has_argument_rules(check)
+    if check.condition == "called" and not check.calls:
+        closest: tuple[int, Step] | None = None
         for step in candidates:
-            if not _step_problems(check, step, scope):
+            distance = _problem_count(check, step, scope, closest[0] if closest else None) if rules else 0
+            if not distance:
                 return None, [step]
-        return _not_found(check, level, candidates, scope), []
-    matched = [step for step in candidates if not _step_problems(check, step, scope)]
+            if closest is None or distance < closest[0]:
+                closest = (distance, step)
+        return _not_found(check, level, candidates, closest[1] if closest else None, scope), []
+    matched = (
+        [step for step in candidates if not _problem_count(check, step, scope, 1)] if rules else candidates
+    )
+    if check.condition == "called":
+        if matched:
+            return None, matched
+        return _own(check.model_copy(update={"calls": ()}), level, scope)[0], []
     if check.condition == "not_called":
         if not matched:
             return None, []
@@ -456,20 +472,22 @@ def _count(check: CallCheck, level: Steps, matched: list[Step]) -> Failure | Non
     )
 
 
-def _not_found(check: CallCheck, level: Steps, candidates: list[Step], scope: Scope) -> Failure:
-    if not candidates:
+def _not_found(
+    check: CallCheck, level: Steps, candidates: list[Step], closest: Step | None, scope: Scope
+) -> Failure:
+    if closest is None:
         return _fail(
             f"{check.name} was not called (called: {shown(level.called())})",
             check.name,
             level.called(),
             called_tools=level.called(),
         )
-    step, problems = _closest(check, candidates, scope)
+    step, problems = closest, _step_problems(check, closest, scope)
     reasons = "; ".join(problem["message"] for problem in problems)
     return _fail(
         f"no call of {check.name} matched ({_times(len(candidates))} called); closest is index "
         f"{step.index}: {reasons}",
-        _expected_call(check),
+        _expected_call(check, scope),
         step.arguments,
         closest_call=_step_detail(step),
         violations=problems,
@@ -477,16 +495,20 @@ def _not_found(check: CallCheck, level: Steps, candidates: list[Step], scope: Sc
     )
 
 
-def _expected_call(check: CallCheck) -> dict[str, Any]:
+def _expected_call(check: CallCheck, scope: Scope) -> dict[str, Any]:
     expected: dict[str, Any] = {"name": check.name}
     if check.arguments:
         expected["arguments"] = {
-            name: matcher.model_dump(exclude_defaults=True) for name, matcher in check.arguments.items()
+            name: describe_matcher(matcher, scope) for name, matcher in check.arguments.items()
         }
     for key in ("strict", "forbidden_arguments", "forbidden_values", "is_error"):
         value = getattr(check, key)
         if value not in (False, (), {}, None):
-            expected[key] = value if key != "forbidden_values" else list(value)
+            expected[key] = (
+                value
+                if key != "forbidden_values"
+                else {name: describe_matcher(matcher, scope) for name, matcher in value.items()}
+            )
     return expected
 
 
@@ -519,7 +541,7 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
     reasons = "; ".join(problem["message"] for problem in problems)
     return _fail(
         f"expected {check.name} at index {index}: {reasons} (called: {shown(list(level.names))})",
-        {"index": index, **_expected_call(check)},
+        {"index": index, **_expected_call(check, scope)},
         _step_detail(step),
         closest_call=_step_detail(step),
         violations=problems,
@@ -530,11 +552,12 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
 # --- MCPLab tool_input_assertions ----------------------------------------------------------------------
 
 
-def tool_input(check: ToolInputCheck, calls: Sequence[ToolCall]) -> Failure | None:
-    """Some call of the tool satisfies the test (`contains`, `regex` or `jsonpath` on its arguments)."""
-    mine = [call for call in calls if call.tool == check.tool]
+def tool_input(check: ToolInputCheck, steps: Steps, calls: Sequence[ToolCall]) -> Failure | None:
+    """Some call of the tool satisfies the test (`contains`, `regex` or `jsonpath` on its arguments);
+    `steps` indexes `calls` by name."""
+    mine = [calls[index] for index in steps.where.get(check.tool, [])]
     if not mine:
-        called = list(dict.fromkeys(call.tool for call in calls))
+        called = steps.called()
         return _fail(
             f"tool not used: {check.tool} (called: {shown(called)})", check.tool, called, called_tools=called
         )

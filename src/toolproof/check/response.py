@@ -136,15 +136,38 @@ class NoDocument(ValueError):
     """The response has no body and the reply is not JSON."""
 
 
-def document(turn: Turn) -> Any:
-    """What JSON checks read: the response body when there is one, else the reply parsed as JSON
-    (surrounding whitespace allowed, code fences not); raises `NoDocument`."""
+class Answer:
+    """What the JSON checks of one scope read: the response body when there is one, else the reply parsed
+    as JSON (surrounding whitespace allowed, code fences not). Parsed once; JSONPath results are kept."""
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+        self._document: tuple[Any, NoDocument | None] | None = None
+        self._selected: dict[str, list[Any]] = {}
+
+    def document(self) -> Any:
+        """The JSON document; raises `NoDocument`."""
+        if self._document is None:
+            self._document = _parse(self.turn)
+        value, problem = self._document
+        if problem is not None:
+            raise problem
+        return value
+
+    def select(self, path: str) -> list[Any]:
+        """The values `path` selects in the document; raises `NoDocument` or `PathSyntaxError`."""
+        if path not in self._selected:
+            self._selected[path] = jsonpath_values(path, self.document())
+        return self._selected[path]
+
+
+def _parse(turn: Turn) -> tuple[Any, NoDocument | None]:
     if turn.body is not None:
-        return turn.body
+        return turn.body, None
     try:
-        return json.loads(turn.reply, parse_constant=_no_constant)
+        return json.loads(turn.reply, parse_constant=_no_constant), None
     except ValueError as error:
-        raise NoDocument(f"the response is not valid JSON ({error}): {excerpt(turn.reply)}") from None
+        return None, NoDocument(f"the response is not valid JSON ({error}): {excerpt(turn.reply)}")
 
 
 def _no_constant(name: str) -> Any:
@@ -177,16 +200,18 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def jsonpath_check(check: JsonPathCheck, turn: Turn) -> Failure | None:
+def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     """The path matches (`exists`), matches nothing (`not_exists`), or matches a value equal to `equals`."""
     try:
-        data = document(turn)
+        data = answer.document()
     except NoDocument as error:
         return _fail(
-            f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})", check.path, turn.reply
+            f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})",
+            check.path,
+            answer.turn.reply,
         )
     try:
-        values = jsonpath_values(check.path, data)
+        values = answer.select(check.path)
     except PathSyntaxError as error:
         return _fail(str(error), check.path, None)
     if check.mode == "exists" and values:
@@ -211,10 +236,10 @@ def _at(data: Any, field: str | None) -> Any:
     return data if not field else dot_path(data, field)
 
 
-def field_check(check: FieldCheck, turn: Turn, scope: Scope) -> Failure | None:
+def field_check(check: FieldCheck, answer: Answer, scope: Scope) -> Failure | None:
     """The value at the dot path satisfies the matcher (negated: does not); a missing path fails both."""
     try:
-        value = _at(document(turn), check.field)
+        value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
         return _fail(
             f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
@@ -233,10 +258,10 @@ def field_check(check: FieldCheck, turn: Turn, scope: Scope) -> Failure | None:
     return _fail(f"{check.field} = {as_text(value)} {miss.reason}", miss.expected, value)
 
 
-def schema_check(check: SchemaCheck, turn: Turn) -> Failure | None:
+def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
     """The response (or the value at `field`) is valid against the schema."""
     try:
-        value = _at(document(turn), check.field)
+        value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
         where = f"{check.field}: " if check.field else ""
         return _fail(f"{where}{error.args[0]}", check.json_schema, None)

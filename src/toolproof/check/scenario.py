@@ -26,6 +26,7 @@ from toolproof.check.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.check.judge import Judge, RunFacts, Subject, build_request, verdicts
 from toolproof.check.judge import label as judge_label
 from toolproof.check.response import (
+    Answer,
     NotEvaluated,
     field_check,
     guardrail_check,
@@ -36,7 +37,7 @@ from toolproof.check.response import (
     status_check,
     text_check,
 )
-from toolproof.check.usage import token_limit
+from toolproof.check.usage import summed_usage, token_limit
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import (
     AgentCase,
@@ -57,7 +58,7 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
-from toolproof.model.transcript import ToolCall, Transcript, Turn
+from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 
 Verdict = Failure | NotEvaluated | None
 
@@ -72,6 +73,10 @@ class Outcome:
     status: Status
     failure: Failure | None = None
     reason: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
 
     def as_dict(self) -> dict[str, Any]:
         item: dict[str, Any] = {"check": self.label, "kind": self.check.kind, "status": self.status.value}
@@ -209,10 +214,12 @@ def describe(check: Assertion) -> str:
 
 @dataclass
 class _View:
-    """The parts of a run each scope reads, computed once."""
+    """The parts of a run each scope reads, computed once per scope (None = the whole conversation)."""
 
     run: Transcript
     _steps: dict[int | None, tuple[Steps, Steps, list[ToolCall]]] = field(default_factory=dict)
+    _answers: dict[int | None, Answer] = field(default_factory=dict)
+    _usage: dict[int | None, Usage | None] = field(default_factory=dict)
 
     def turns(self, turn: int | None) -> tuple[Turn, ...]:
         return self.run.turns if turn is None else (self.run.turns[turn],)
@@ -232,6 +239,16 @@ class _View:
             nodes = [node for each in turns for node in each.nodes]
             self._steps[turn] = (Steps.of_calls(calls), Steps.of_nodes(nodes), calls)
         return self._steps[turn]
+
+    def answer(self, turn: int | None) -> Answer:
+        if turn not in self._answers:
+            self._answers[turn] = Answer(self.reply_turn(turn))
+        return self._answers[turn]
+
+    def usage(self, turn: int | None) -> Usage | None:
+        if turn not in self._usage:
+            self._usage[turn] = summed_usage(self.turns(turn))
+        return self._usage[turn]
 
 
 def _strip_prefixes(check: Assertion, called: set[str]) -> Assertion:
@@ -269,25 +286,25 @@ def _check(check: Assertion, turn: int | None, view: _View, scope: Scope) -> Ver
     if isinstance(check, SequenceCheck):
         return sequence(check, calls)
     if isinstance(check, ToolInputCheck):
-        return tool_input(check, raw)
-    reply = view.reply_turn(turn)
+        return tool_input(check, calls, raw)
+    reply = view.reply_turn(turn).reply
     if isinstance(check, TextCheck):
-        return text_check(check, reply.reply)
+        return text_check(check, reply)
     if isinstance(check, RegexCheck):
-        return regex_check(check, reply.reply)
+        return regex_check(check, reply)
     if isinstance(check, JsonPathCheck):
-        return jsonpath_check(check, reply)
+        return jsonpath_check(check, view.answer(turn))
     if isinstance(check, FieldCheck):
-        return field_check(check, reply, scope)
+        return field_check(check, view.answer(turn), scope)
     if isinstance(check, SchemaCheck):
-        return schema_check(check, reply)
+        return schema_check(check, view.answer(turn))
     turns = view.turns(turn)
     if isinstance(check, StatusCheck):
         return status_check(check, turns)
     if isinstance(check, LatencyCheck):
         return latency_check(check, turns)
     if isinstance(check, TokenLimitCheck):
-        return token_limit(check, turns)
+        return token_limit(check, view.usage(turn))
     if isinstance(check, GuardrailCheck):
         return guardrail_check(check, turns)
     raise TypeError(f"not a deterministic check: {check.kind}")
@@ -299,7 +316,7 @@ def _outcome(check: Assertion, turn: int | None, verdict: Verdict) -> Outcome:
         return Outcome(check, turn, label, Status.PASS)
     if isinstance(verdict, NotEvaluated):
         return Outcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
-    failure = verdict.model_copy(update={"check": describe(check)})
+    failure = verdict.model_copy(update={"check": check.kind})
     status = Status.FAIL if failure.kind is FailureKind.EXPECTATION else Status.ERROR
     return Outcome(check, turn, label, status, failure)
 

@@ -48,8 +48,8 @@ def _count(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
     return None
 
 
@@ -130,10 +130,9 @@ def summed_usage(turns: Sequence[Turn]) -> Usage | None:
     return total
 
 
-def token_limit(check: TokenLimitCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
-    """Summed usage within every limit; not evaluated when the run recorded no usage (or not the counted
-    kind)."""
-    usage = summed_usage(turns)
+def token_limit(check: TokenLimitCheck, usage: Usage | None) -> Failure | NotEvaluated | None:
+    """The scope's summed usage (see `summed_usage`) within every limit; not evaluated when the run recorded
+    no usage (or not the limited kind)."""
     if usage is None:
         return NotEvaluated("no token usage found in the run")
     limits = [

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from toolproof import __version__
 
-COMMANDS = ("run",)
+COMMANDS = ("run", "check")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -121,13 +121,15 @@ class Transcript(Frozen):
 
     `scenario` names the case the run was recorded for when the source says so (MCPLab's `scenario_id`);
     `run` tells apart several runs of one scenario (MCPLab's agent and run index, a trace id); `source` says
-    where the run was read from, for messages.
+    where the run was read from, for messages; `started_ms` is when the run started (epoch milliseconds),
+    when recorded.
     """
 
     turns: tuple[Turn, ...] = ()
     scenario: str | None = None
     run: str | None = None
     source: str = ""
+    started_ms: float | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @property

@@ -1,0 +1,330 @@
+"""MCPLab scenario files (seeds 000, 001; reference/formats.md section 2): the `eval:` block of each scenario.
+
+A document is either an eval config (`scenarios:` list, usually with `agents:`) or one library test case
+(`test-cases/<id>.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is read from the library file
+`test-cases/<id>.yaml` (or the legacy `scenarios/`) found next to the config or in a parent directory.
+
+Mapping: `required_tools` and `forbidden_tools` give one check per tool; `tool_sequence` as a list is an
+ordered subsequence and `{allow: [...]}` is "the whole sequence equals one of these" (an empty list is no
+check); `tool_input_assertions`, `response_assertions` (literal checks lower-cased and untrimmed, `regex` as
+JavaScript with the `i` flag after dropping a leading inline-flag group, JSONPath on the answer) and
+`agent_assertions` (binary judge checks sharing `agent_context`) map onto the vocabulary one for one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from toolproof.load.errors import LoadError
+from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.yaml_source import Document, KeyPath, read_yaml
+from toolproof.model.scenario import (
+    AgentCase,
+    AgentTurn,
+    Assertion,
+    JsonPathCheck,
+    JudgeCheck,
+    JudgeContext,
+    RegexCheck,
+    SequenceCheck,
+    TextCheck,
+    ToolInputCheck,
+    ToolsCalled,
+    ToolsNotCalled,
+)
+
+CONFIG_KEYS = frozenset({"name", "agents", "scenarios", "run_defaults", "servers"})
+SCENARIO_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "agent",
+        "servers",
+        "mcp_servers",
+        "prompt",
+        "attachments",
+        "snapshot_eval",
+        "eval",
+        "extract",
+        "description",
+        "tags",
+    }
+)
+REF_KEYS = frozenset({"ref", "mcp_servers"})
+EVAL_KEYS = frozenset(
+    {
+        "tool_constraints",
+        "tool_sequence",
+        "tool_input_assertions",
+        "response_assertions",
+        "agent_context",
+        "agent_assertions",
+    }
+)
+TEXT_TYPES = ("contains", "not_contains", "starts_with", "ends_with", "equals")
+JSONPATH_TYPES = ("jsonpath", "jsonpath_exists", "jsonpath_not_exists")
+LIBRARY_DIRS = ("test-cases", "scenarios")
+
+
+def _data(document: object) -> Any:
+    return document.data if isinstance(document, Document) else document
+
+
+def detect(document: object) -> bool:
+    """An MCPLab eval config (`scenarios` of ids, refs or prompts) or a library test case (`prompt`)."""
+    data = _data(document)
+    if not isinstance(data, Mapping):
+        return False
+    scenarios = data.get("scenarios")
+    if isinstance(scenarios, list):
+        return any(
+            isinstance(item, Mapping) and {"id", "ref", "prompt", "eval"} & set(item) for item in scenarios
+        )
+    return "prompt" in data and ("eval" in data or "id" in data) and "expect" not in data
+
+
+def load(document: object, source: Path) -> list[AgentCase | LoadError]:
+    """Every scenario of the document as a case, and the load errors of those that cannot be read."""
+    doc = as_document(document, source)
+    data = doc.data
+    if not isinstance(data.get("scenarios"), list):
+        return _Scenario(Reader(doc), (), {}).case()
+    reader = Reader(doc)
+    reader.keys(data, (), CONFIG_KEYS)
+    found: list[AgentCase | LoadError] = list(reader.errors)
+    agents = [
+        agent.get("id") or agent.get("ref") for agent in data.get("agents") or [] if isinstance(agent, dict)
+    ]
+    for index, item in enumerate(data["scenarios"]):
+        path: KeyPath = ("scenarios", index)
+        scenario_reader = Reader(doc)
+        entry = scenario_reader.mapping(item, path)
+        if entry is None:
+            found.extend(scenario_reader.errors)
+        elif "ref" in entry:
+            found.extend(_from_library(scenario_reader, entry, path, agents))
+        else:
+            found.extend(_Scenario(scenario_reader, path, {"agents": agents}).case())
+    return found
+
+
+def _from_library(
+    reader: Reader, entry: dict[str, Any], path: KeyPath, agents: list[Any]
+) -> list[AgentCase | LoadError]:
+    reader.keys(entry, path, REF_KEYS)
+    ref = reader.text(entry["ref"], (*path, "ref"))
+    if reader.errors or ref is None:
+        return list(reader.errors)
+    looked: list[str] = []
+    for directory in (reader.document.file.parent, *reader.document.file.parent.parents):
+        for library in LIBRARY_DIRS:
+            for suffix in (".yaml", ".yml"):
+                candidate = directory / library / f"{ref}{suffix}"
+                if candidate.is_file():
+                    return _library_case(candidate, agents)
+            looked.append(str(directory / library))
+        if len(looked) >= 8:
+            break
+    reader.fail(
+        (*path, "ref"), f"library test case {ref!r} not found", f"looked in {', '.join(looked[:4])}, …"
+    )
+    return list(reader.errors)
+
+
+def _library_case(path: Path, agents: list[Any]) -> list[AgentCase | LoadError]:
+    source = read_yaml(path)
+    found: list[AgentCase | LoadError] = list(source.errors)
+    for document in source.documents:
+        found.extend(_Scenario(Reader(document), (), {"agents": agents}).case())
+    return found
+
+
+class _Scenario:
+    """One scenario mapping at `path` of the reader's document."""
+
+    def __init__(self, reader: Reader, path: KeyPath, metadata: dict[str, Any]) -> None:
+        self.r = reader
+        self.path = path
+        self.metadata = metadata
+        self.placed: dict[int, KeyPath] = {}
+        self.checks: list[Assertion] = []
+
+    def at(self, *parts: str | int) -> KeyPath:
+        return (*self.path, *parts)
+
+    def case(self) -> list[AgentCase | LoadError]:
+        r = self.r
+        data: Any = r.document.data
+        for part in self.path:
+            data = data[part]
+        r.keys(data, self.path, SCENARIO_KEYS)
+        prompt = r.text(data.get("prompt", ""), self.at("prompt")) or ""
+        scenario_id = r.text(data["id"], self.at("id")) if "id" in data else None
+        name = r.text(data["name"], self.at("name")) if "name" in data else None
+        context = JudgeContext()
+        block = data.get("eval")
+        if block is not None:
+            evaluation = r.mapping(block, self.at("eval"))
+            if evaluation is not None:
+                r.keys(evaluation, self.at("eval"), EVAL_KEYS)
+                context = self.read_eval(evaluation)
+        if r.errors:
+            return list(r.errors)
+        metadata = dict(self.metadata)
+        for key in ("agent", "servers", "mcp_servers", "extract", "snapshot_eval"):
+            if key in data:
+                metadata[key] = data[key]
+        case = AgentCase(
+            name=name or scenario_id or r.document.file.stem,
+            id=scenario_id,
+            source=source_ref(r.document, self.path),
+            dialect="mcplab",
+            turns=(AgentTurn(user=prompt, line=r.where(self.at("prompt"))[0]),),
+            assertions=tuple(self.checks),
+            judge_context=context,
+            strip_server_prefix=True,
+            metadata=metadata,
+        )
+        return r.finish(case, self.placed)
+
+    def add(self, at: KeyPath, factory: Any, /, **fields: Any) -> None:
+        check = self.r.build(at, factory, **fields)
+        if check is not None:
+            self.placed[id(check)] = at
+            self.checks.append(check)
+
+    def read_eval(self, block: dict[str, Any]) -> JudgeContext:
+        here = self.at("eval")
+        if "tool_constraints" in block:
+            self.constraints(block["tool_constraints"], (*here, "tool_constraints"))
+        if "tool_sequence" in block:
+            self.sequence(block["tool_sequence"], (*here, "tool_sequence"))
+        for index, item in enumerate(self.items(block, "tool_input_assertions")):
+            self.tool_input(item, (*here, "tool_input_assertions", index))
+        for index, item in enumerate(self.items(block, "response_assertions")):
+            self.response(item, (*here, "response_assertions", index))
+        for index, item in enumerate(self.items(block, "agent_assertions")):
+            self.agent(item, (*here, "agent_assertions", index))
+        return self.agent_context(block.get("agent_context"), (*here, "agent_context"))
+
+    def items(self, block: dict[str, Any], key: str) -> list[Any]:
+        value = block.get(key) or []
+        if not isinstance(value, list):
+            self.r.fail((*self.at("eval"), key), "must be a list")
+            return []
+        return value
+
+    def constraints(self, value: Any, path: KeyPath) -> None:
+        data = self.r.mapping(value, path)
+        if data is None or not self.r.keys(data, path, ("required_tools", "forbidden_tools")):
+            return
+        for key, factory in (("required_tools", ToolsCalled), ("forbidden_tools", ToolsNotCalled)):
+            names = self.r.texts(data.get(key) or [], (*path, key), one_or_many=False) or []
+            for index, name in enumerate(names):
+                self.add((*path, key, index), factory, tools=(name,))
+
+    def sequence(self, value: Any, path: KeyPath) -> None:
+        if isinstance(value, list):
+            names = self.r.texts(value, path, one_or_many=False)
+            if names:
+                self.add(path, SequenceCheck, sequences=(tuple(names),))
+            return
+        data = self.r.mapping(value, path, "a list of tool names or {allow: [[...], ...]}")
+        if data is None or not self.r.keys(data, path, ("allow",), required=("allow",)):
+            return
+        allowed = data["allow"]
+        if not isinstance(allowed, list):
+            self.r.fail((*path, "allow"), "must be a list of tool-name lists")
+            return
+        lists = [
+            self.r.texts(item, (*path, "allow", index), one_or_many=False)
+            for index, item in enumerate(allowed)
+        ]
+        if allowed and all(each is not None for each in lists):
+            self.add(path, SequenceCheck, mode="exact", sequences=tuple(tuple(each or ()) for each in lists))
+
+    def typed(
+        self, value: Any, path: KeyPath, types: tuple[str, ...], keys: tuple[str, ...]
+    ) -> dict[str, Any] | None:
+        data = self.r.mapping(value, path)
+        if data is None or not self.r.keys(data, path, ("type", *keys), required=("type",)):
+            return None
+        if data["type"] not in types:
+            self.r.fail((*path, "type"), f"{data['type']!r} is not one of {', '.join(types)}")
+            return None
+        return data
+
+    def need(self, data: dict[str, Any], path: KeyPath, key: str) -> str | None:
+        if key not in data:
+            self.r.fail(path, f"required key {key!r} missing for type {data['type']}")
+            return None
+        return self.r.text(data[key], (*path, key))
+
+    def tool_input(self, value: Any, path: KeyPath) -> None:
+        data = self.typed(
+            value, path, ("contains", "regex", "jsonpath"), ("tool", "value", "pattern", "path", "equals")
+        )
+        if data is None:
+            return
+        tool = self.need(data, path, "tool")
+        key = {"contains": "value", "regex": "pattern", "jsonpath": "path"}[data["type"]]
+        text = self.need(data, path, key)
+        if tool is None or text is None:
+            return
+        self.add(
+            path,
+            ToolInputCheck,
+            tool=tool,
+            op=data["type"],
+            value=text,
+            has_equals="equals" in data,
+            equals=data.get("equals"),
+        )
+
+    def response(self, value: Any, path: KeyPath) -> None:
+        types = (*TEXT_TYPES, "regex", *JSONPATH_TYPES)
+        data = self.typed(value, path, types, ("value", "pattern", "path", "equals"))
+        if data is None:
+            return
+        kind = data["type"]
+        if kind in TEXT_TYPES:
+            text = self.need(data, path, "value")
+            if text is not None:
+                self.add(path, TextCheck, op=kind, values=(text,), ignore_case=True, trim=False)
+        elif kind == "regex":
+            pattern = self.need(data, path, "pattern")
+            if pattern is not None:
+                self.add(
+                    path, RegexCheck, pattern=pattern, flavor="js", ignore_case=True, strip_inline_flags=True
+                )
+        else:
+            where = self.need(data, path, "path")
+            if where is None:
+                return
+            if kind == "jsonpath_not_exists":
+                self.add(path, JsonPathCheck, path=where, mode="not_exists")
+            elif kind == "jsonpath" and "equals" in data:
+                self.add(path, JsonPathCheck, path=where, mode="equals", equals=data["equals"])
+            else:
+                self.add(path, JsonPathCheck, path=where, mode="exists")
+
+    def agent(self, value: Any, path: KeyPath) -> None:
+        data = self.r.mapping(value, path)
+        if data is None or not self.r.keys(data, path, ("label", "prompt"), required=("prompt",)):
+            return
+        prompt = self.r.text(data["prompt"], (*path, "prompt"))
+        label = self.r.text(data.get("label", f"agent-check-{path[-1]}"), (*path, "label"))
+        if prompt is not None:
+            self.add(path, JudgeCheck, criteria=prompt, label=label)
+
+    def agent_context(self, value: Any, path: KeyPath) -> JudgeContext:
+        if value is None:
+            return JudgeContext()
+        data = self.r.mapping(value, path) or {}
+        flags = ("include_prompt", "include_tool_sequence", "include_tool_inputs")
+        self.r.keys(data, path, flags)
+        return JudgeContext(
+            **{key: bool(self.r.boolean(data[key], (*path, key))) for key in flags if key in data}
+        )

@@ -1,0 +1,275 @@
+"""PromptKit Scenario files (seed 004): `apiVersion: promptkit.altairalabs.ai/v1alpha1`, `kind: Scenario`.
+
+Each user turn's `assertions` check that turn; `spec.conversation_assertions` check the whole conversation.
+Assertions are `{type, params, message}`: `content_includes` (case-insensitive substrings), `content_matches`
+(Go RE2), `tools_called`, `tools_not_called`, `tool_calls_with_args` (`expected_args` compared by Go `%v`
+text, `null` = presence only; conversation level also `required_args`; `args_match` regexes) and
+`guardrail_triggered` (`guardrail` or the newer `validator`; `expected` or the older `assertions`, default
+true). `message` becomes the check's label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from toolproof.load.errors import LoadError
+from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.model.scenario import (
+    AgentCase,
+    AgentTurn,
+    AnyMatcher,
+    Assertion,
+    CallCheck,
+    GuardrailCheck,
+    Matcher,
+    RegexCheck,
+    RegexMatcher,
+    TextCheck,
+    TextMatcher,
+    ToolsCalled,
+    ToolsNotCalled,
+)
+
+TOP_KEYS = frozenset({"apiVersion", "kind", "metadata", "spec"})
+SPEC_KEYS = frozenset(
+    {
+        "id",
+        "task_type",
+        "mode",
+        "description",
+        "context_metadata",
+        "turns",
+        "context",
+        "constraints",
+        "tool_policy",
+        "providers",
+        "provider_group",
+        "required_capabilities",
+        "streaming",
+        "context_policy",
+        "conversation_assertions",
+        "duplex",
+        "variables",
+        "trials",
+        "seed_memories",
+    }
+)
+TURN_KEYS = frozenset(
+    {"role", "content", "parts", "assertions", "streaming", "consent_overrides", "tts", "perturbations"}
+)
+ASSERTION_KEYS = ("type", "params", "message", "pass_threshold")
+PARAMS: dict[str, tuple[str, ...]] = {
+    "content_includes": ("patterns",),
+    "content_matches": ("pattern",),
+    "tools_called": ("tools",),
+    "tools_not_called": ("tools",),
+    "tool_calls_with_args": ("tool_name", "expected_args", "required_args", "args_match"),
+    "guardrail_triggered": ("guardrail", "validator", "expected", "assertions"),
+}
+
+
+def detect(document: object) -> bool:
+    """A PromptKit Scenario manifest."""
+    data = document.data if isinstance(document, Document) else document
+    if not isinstance(data, Mapping):
+        return False
+    api = data.get("apiVersion")
+    return data.get("kind") == "Scenario" and (
+        (isinstance(api, str) and api.startswith("promptkit.")) or isinstance(data.get("spec"), Mapping)
+    )
+
+
+def load(document: object, source: Path) -> list[AgentCase | LoadError]:
+    """The scenario of one document, or its load errors."""
+    return _Scenario(Reader(as_document(document, source))).load()
+
+
+class _Scenario:
+    def __init__(self, reader: Reader) -> None:
+        self.r = reader
+        self.placed: dict[int, KeyPath] = {}
+
+    def load(self) -> list[AgentCase | LoadError]:
+        r = self.r
+        data = r.document.data
+        r.keys(data, (), TOP_KEYS, required=("spec",))
+        metadata = r.mapping(data.get("metadata", {}), ("metadata",)) or {}
+        spec = r.mapping(data.get("spec"), ("spec",))
+        if spec is None:
+            return list(r.errors)
+        r.keys(spec, ("spec",), SPEC_KEYS)
+        turns = self.turns(spec.get("turns", []))
+        conversation = self.assertions(
+            spec.get("conversation_assertions") or [], ("spec", "conversation_assertions"), conversation=True
+        )
+        name = metadata.get("name") or spec.get("id") or r.document.file.stem
+        if r.errors:
+            return list(r.errors)
+        case = AgentCase(
+            name=str(name),
+            id=str(spec["id"]) if "id" in spec else str(metadata.get("name") or "") or None,
+            source=source_ref(r.document),
+            dialect="promptkit",
+            turns=tuple(turns),
+            assertions=tuple(conversation),
+            context=dict(spec.get("context") or {}),
+            metadata={
+                key: spec[key]
+                for key in ("task_type", "description", "tool_policy", "providers")
+                if key in spec
+            },
+        )
+        return r.finish(case, self.placed)
+
+    def turns(self, value: Any) -> list[AgentTurn]:
+        if not isinstance(value, list):
+            self.r.fail(("spec", "turns"), "must be a list of turns")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            path: KeyPath = ("spec", "turns", index)
+            data = self.r.mapping(item, path)
+            if data is None:
+                continue
+            self.r.keys(data, path, TURN_KEYS)
+            role = data.get("role", "user")
+            if role != "user":
+                if data.get("assertions"):
+                    self.r.fail(
+                        (*path, "role"),
+                        f"assertions on a {role!r} turn cannot be checked",
+                        "only user turns are checked; self-play turns are not supported",
+                    )
+                continue
+            content = self.r.text(data.get("content", ""), (*path, "content")) or ""
+            checks = self.assertions(data.get("assertions") or [], (*path, "assertions"), conversation=False)
+            found.append(AgentTurn(user=content, assertions=tuple(checks), line=self.r.where(path)[0]))
+        return found
+
+    def assertions(self, value: Any, path: KeyPath, *, conversation: bool) -> list[Assertion]:
+        if not isinstance(value, list):
+            self.r.fail(path, "must be a list of assertions")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            check = self.assertion(item, (*path, index), conversation)
+            if check is not None:
+                self.placed[id(check)] = (*path, index)
+                found.append(check)
+        return found
+
+    def assertion(self, item: Any, path: KeyPath, conversation: bool) -> Assertion | None:
+        r = self.r
+        data = r.mapping(item, path)
+        if data is None:
+            return None
+        if "when" in data:
+            r.fail(
+                (*path, "when"),
+                "conditional assertions (when) are not supported",
+                "write the case in toolproof's format and use depends_on",
+            )
+            return None
+        if not r.keys(data, path, ASSERTION_KEYS, required=("type",)):
+            return None
+        kind = data["type"]
+        if not isinstance(kind, str) or kind not in PARAMS:
+            r.fail(
+                (*path, "type"),
+                f"{kind!r} is not a supported assertion type",
+                f"supported: {', '.join(PARAMS)}",
+            )
+            return None
+        params = r.mapping(data.get("params", {}), (*path, "params"))
+        if params is None or not r.keys(params, (*path, "params"), PARAMS[kind]):
+            return None
+        label = r.text(data["message"], (*path, "message")) if "message" in data else None
+        before = len(r.errors)
+        made = getattr(self, kind)(params, (*path, "params"), conversation)
+        if made is None or len(r.errors) > before:
+            return None
+        factory, fields = made
+        return r.build(path, factory, label=label, **fields)
+
+    def need(self, params: Mapping[str, Any], path: KeyPath, key: str) -> Any:
+        if key not in params:
+            self.r.fail(path, f"required parameter {key!r} missing")
+        return params.get(key)
+
+    def content_includes(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        given = self.need(params, path, "patterns")
+        patterns = None if given is None else self.r.texts(given, (*path, "patterns"))
+        return (
+            (TextCheck, {"op": "contains", "values": tuple(patterns), "ignore_case": True})
+            if patterns
+            else None
+        )
+
+    def content_matches(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        given = self.need(params, path, "pattern")
+        pattern = None if given is None else self.r.text(given, (*path, "pattern"), scalars=False)
+        return None if pattern is None else (RegexCheck, {"pattern": pattern, "flavor": "re2"})
+
+    def tools_called(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        given = self.need(params, path, "tools")
+        tools = None if given is None else self.r.texts(given, (*path, "tools"))
+        return (ToolsCalled, {"tools": tuple(tools)}) if tools else None
+
+    def tools_not_called(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        given = self.need(params, path, "tools")
+        tools = None if given is None else self.r.texts(given, (*path, "tools"))
+        return (ToolsNotCalled, {"tools": tuple(tools)}) if tools else None
+
+    def tool_calls_with_args(
+        self, params: Mapping[str, Any], path: KeyPath, conversation: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        given = self.need(params, path, "tool_name")
+        tool = None if given is None else r.text(given, (*path, "tool_name"))
+        if "required_args" in params and not conversation:
+            r.fail(
+                (*path, "required_args"),
+                "required_args is for conversation_assertions",
+                "use expected_args in a turn's assertions",
+            )
+        arguments: dict[str, Matcher] = {}
+        for key in ("expected_args", "required_args"):
+            values = r.mapping(params.get(key, {}), (*path, key)) or {}
+            for name, value in values.items():
+                arguments[name] = AnyMatcher() if value is None else TextMatcher(value=value)
+        patterns = r.mapping(params.get("args_match", {}), (*path, "args_match")) or {}
+        for name, pattern in patterns.items():
+            if name in arguments:
+                r.fail((*path, "args_match", name), f"argument {name!r} is also in expected_args")
+                continue
+            text = r.text(pattern, (*path, "args_match", name), scalars=False)
+            if text is not None:
+                arguments[name] = RegexMatcher(pattern=text, flavor="re2")
+        return None if tool is None else (CallCheck, {"name": tool, "arguments": arguments})
+
+    def guardrail_triggered(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        names = [key for key in ("guardrail", "validator") if key in params]
+        flags = [key for key in ("expected", "assertions") if key in params]
+        if len(names) > 1 or len(flags) > 1:
+            r.fail(path, "give guardrail or validator, and expected or assertions, once each")
+            return None
+        fields: dict[str, Any] = {}
+        if names:
+            fields["name"] = r.text(params[names[0]], (*path, names[0]))
+        if flags:
+            fields["expected"] = r.boolean(params[flags[0]], (*path, flags[0]))
+        return GuardrailCheck, fields

@@ -1,0 +1,770 @@
+"""toolproof's own agent scenario format, and the document reader every agent dialect loader uses.
+
+One YAML document is one case:
+
+```yaml
+name: refund flow                 # default: the file name
+id: refund                        # matches recorded runs that name their scenario
+context: {ORDER: ORD-9921}        # variables for expressions
+prompt: I was charged twice       # one user turn; or `turns: [{user: ..., expect: [...]}, ...]`
+judge_context: {prompt: true, tool_sequence: true, tool_inputs: true}
+expect:                           # checks on the whole conversation; each item is one check
+  - called: lookup_order          # or {tool, args, index, strict, forbidden_args, forbidden_values, error}
+  - not_called: [delete_account]
+  - count: {tool: send_email, exactly: 3}     # or min / max
+  - sequence: [lookup, verify, refund]        # or {exact | adjacent | unordered | subset | superset: [...]},
+                                              #    {any_of: [[...], [...]]}
+  - not_sequence: [read_secret, send_email]
+  - node: {name: AI Agent, calls: [{called: search, index: 0}]}
+  - tool_input: {tool: search, contains: item-123}          # or regex: / jsonpath: (+ equals:)
+  - reply: {contains: refund, case_sensitive: false}         # not_contains, starts_with, ends_with, equals
+  - regex: {pattern: "Order #\\d+", flavor: re2}             # re2 (default), js or python; match: false
+  - jsonpath: {path: $.status, equals: ok}                   # or exists: true/false
+  - field: {path: data.status, matches: confirmed}           # a matcher; not: true negates
+  - schema: {schema: {type: object}, field: data}
+  - http_status: 200
+  - latency: {max_ms: 3000}
+  - tokens: {max_total: 4000}
+  - guardrail: {name: banned_words, triggered: true}
+  - judge: {criteria: "...", threshold: 0.8, not: ["..."], grounding: true, node: ..., key: ...}
+```
+Every check also takes `id`, `depends_on` (an id or a list) and `label`. An argument value is a literal
+(exact match) or a matcher: `{contains: ...}`, `{regex: ...}`, `{date: EXPR or ISO date, tolerance_minutes}`,
+`{one_of: [...]}`, `{any: true}`, `{schema: {...}}`, `{text: ...}`, `{expr: EXPR}`, `{exact: ...}`, each
+with `optional: true` if the argument may be absent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from toolproof.load.errors import LoadError
+from toolproof.load.validation import suggest
+from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.model.scenario import (
+    AgentCase,
+    AgentTurn,
+    AnyMatcher,
+    Assertion,
+    CallCheck,
+    ContainsMatcher,
+    DateMatcher,
+    ExactMatcher,
+    FieldCheck,
+    GuardrailCheck,
+    JsonPathCheck,
+    JudgeCheck,
+    JudgeContext,
+    LatencyCheck,
+    Matcher,
+    OneOfMatcher,
+    RegexCheck,
+    RegexMatcher,
+    SchemaCheck,
+    SchemaMatcher,
+    SequenceCheck,
+    StatusCheck,
+    TextCheck,
+    TextMatcher,
+    TokenLimitCheck,
+    ToolInputCheck,
+    ToolsCalled,
+    ToolsNotCalled,
+)
+from toolproof.model.suite import SourceRef
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?")
+
+# --- the reader shared by the agent dialect loaders --------------------------------------------------
+
+
+def as_document(document: object, source: Path) -> Document:
+    """`document` as a positioned Document: a YAML document as read, or plain data (positions unknown)."""
+    if isinstance(document, Document):
+        return document
+    data = document if isinstance(document, dict) else {}
+    return Document(source, 0, data, {(): (1, 1)})
+
+
+class Reader:
+    """Reads values out of one document, collecting a LoadError (file, line, column, field) per problem."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.errors: list[LoadError] = []
+
+    def fail(self, path: KeyPath, message: str, hint: str | None = None) -> None:
+        self.errors.append(self.document.error(path, message, hint))
+
+    def where(self, path: KeyPath) -> tuple[int, int]:
+        return self.document.position(path)
+
+    def mapping(self, value: Any, path: KeyPath, what: str = "a mapping") -> dict[str, Any] | None:
+        if isinstance(value, dict):
+            return value
+        self.fail(path, f"must be {what}, got {_kind(value)}")
+        return None
+
+    def keys(
+        self, data: Mapping[str, Any], path: KeyPath, allowed: Iterable[str], required: Iterable[str] = ()
+    ) -> bool:
+        """Unknown keys (with a "did you mean") and missing required keys are errors; True when none."""
+        allowed = sorted(set(allowed))
+        fine = True
+        for key in data:
+            if key not in allowed:
+                hint = suggest(key, allowed) or f"known keys: {', '.join(allowed)}"
+                self.fail((*path, key), "unknown key", hint)
+                fine = False
+        for key in required:
+            if key not in data:
+                self.fail(path, f"required key {key!r} missing")
+                fine = False
+        return fine
+
+    def text(self, value: Any, path: KeyPath, *, scalars: bool = True) -> str | None:
+        """A string; with `scalars`, numbers and booleans are accepted as their text (`3`, `true`)."""
+        if isinstance(value, str):
+            return value
+        if scalars and isinstance(value, bool):
+            return "true" if value else "false"
+        if scalars and isinstance(value, int | float):
+            return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+        self.fail(path, f"must be a string, got {_kind(value)}")
+        return None
+
+    def texts(self, value: Any, path: KeyPath, *, one_or_many: bool = True) -> list[str] | None:
+        """A list of strings (or, with `one_or_many`, a single string)."""
+        if one_or_many and not isinstance(value, list):
+            single = self.text(value, path)
+            return None if single is None else [single]
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list of strings, got {_kind(value)}")
+            return None
+        found = [self.text(item, (*path, index)) for index, item in enumerate(value)]
+        return None if any(item is None for item in found) else [item for item in found if item is not None]
+
+    def integer(self, value: Any, path: KeyPath, minimum: int | None = 0) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+            self.fail(path, f"must be a whole number, got {_kind(value)}")
+            return None
+        if minimum is not None and value < minimum:
+            self.fail(path, f"must be at least {minimum}, got {value}")
+            return None
+        return int(value)
+
+    def number(
+        self, value: Any, path: KeyPath, low: float | None = None, high: float | None = None
+    ) -> float | None:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(path, f"must be a number, got {_kind(value)}")
+            return None
+        if (low is not None and value < low) or (high is not None and value > high):
+            self.fail(
+                path,
+                f"must be between {low:g} and {high:g}, got {value}"
+                if high is not None
+                else f"must be at least {low:g}, got {value}",
+            )
+            return None
+        return float(value)
+
+    def boolean(self, value: Any, path: KeyPath) -> bool | None:
+        if isinstance(value, bool):
+            return value
+        self.fail(path, f"must be true or false, got {_kind(value)}")
+        return None
+
+    def depends(self, value: Any, path: KeyPath) -> tuple[str, ...]:
+        """`depends_on`: one id or a list of ids."""
+        found = self.texts(value, path)
+        return tuple(found or ())
+
+    def build(self, at: KeyPath, factory: Callable[..., Assertion], /, **fields: Any) -> Assertion | None:
+        """A check placed at `at` (its line and column), or None with an error if the fields are invalid."""
+        line, column = self.where(at)
+        try:
+            return factory(line=line, column=column, **fields)
+        except ValidationError as error:
+            for detail in error.errors():
+                self.fail(at, f"{'.'.join(map(str, detail['loc']))}: {detail['msg']}")
+            return None
+
+    def finish(self, case: AgentCase | None, checks_at: Mapping[int, KeyPath]) -> list[AgentCase | LoadError]:
+        """The case, or its errors: those collected, then dependency problems (unknown ids, cycles)."""
+        if case is None or self.errors:
+            return list(self.errors)
+        problems = case.dependency_problems()
+        for check, message in problems:
+            self.fail(checks_at.get(id(check), ()), message)
+        return list(self.errors) if self.errors else [case]
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int | float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({value!r})" if len(value) < 40 else "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping"
+
+
+def source_ref(document: Document, path: KeyPath = ()) -> SourceRef:
+    line, column = document.position(path)
+    return SourceRef(file=document.file, line=line, column=column, document=document.index)
+
+
+def default_name(document: Document) -> str:
+    """A case without a name is named after its file (` [n]` for later documents of the file)."""
+    name = document.file.name
+    return name if document.index == 0 else f"{name} [{document.index + 1}]"
+
+
+# --- toolproof's own format ------------------------------------------------------------------------------
+
+CASE_KEYS = frozenset(
+    {"name", "id", "prompt", "turns", "expect", "context", "judge_context", "system", "body", "skip", "tags"}
+)
+TURN_KEYS = frozenset({"user", "expect"})
+COMMON_KEYS = frozenset({"id", "depends_on", "label"})
+MATCHER_KEYS = frozenset({"exact", "contains", "regex", "date", "one_of", "any", "schema", "text", "expr"})
+MATCHER_OPTIONS = frozenset({"optional", "tolerance_minutes", "flavor", "ignore_case"})
+SEQUENCE_MODES = ("ordered", "adjacent", "exact", "unordered", "subset", "superset")
+
+
+def detect(document: object) -> bool:
+    """toolproof's own format: a top-level `expect` list, or `turns` whose items have `user`."""
+    data = document.data if isinstance(document, Document) else document
+    if not isinstance(data, Mapping):
+        return False
+    if isinstance(data.get("expect"), list):
+        return True
+    turns = data.get("turns")
+    return isinstance(turns, list) and any(isinstance(item, Mapping) and "user" in item for item in turns)
+
+
+def load(document: object, source: Path) -> list[AgentCase | LoadError]:
+    """The case of one document, or its load errors."""
+    doc = as_document(document, source)
+    return _Own(Reader(doc)).case()
+
+
+class _Own:
+    def __init__(self, reader: Reader) -> None:
+        self.r = reader
+        self.placed: dict[int, KeyPath] = {}
+
+    def case(self) -> list[AgentCase | LoadError]:
+        r = self.r
+        data = r.document.data
+        r.keys(data, (), CASE_KEYS)
+        name = r.text(data["name"], ("name",)) if "name" in data else default_name(r.document)
+        turns: list[AgentTurn] = []
+        if "prompt" in data and "turns" in data:
+            r.fail(("turns",), "give either prompt or turns, not both")
+        if "prompt" in data:
+            prompt = r.text(data["prompt"], ("prompt",))
+            turns.append(AgentTurn(user=prompt or "", line=r.where(("prompt",))[0]))
+        elif "turns" in data:
+            turns.extend(self.turns(data["turns"]))
+        checks = self.checks(data.get("expect", []), ("expect",))
+        context = r.mapping(data.get("context", {}), ("context",)) or {}
+        judge = self.judge_context(data.get("judge_context", {}))
+        skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
+        tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
+        if r.errors or name is None:
+            return list(r.errors)
+        case = AgentCase(
+            name=name,
+            id=r.text(data["id"], ("id",)) if "id" in data else None,
+            source=source_ref(r.document),
+            dialect="toolproof",
+            turns=tuple(turns),
+            assertions=tuple(checks),
+            context=context,
+            judge_context=judge,
+            system=data.get("system"),
+            custom_body=data.get("body"),
+            skip=bool(skip),
+            metadata={"tags": tags} if tags else {},
+        )
+        return r.finish(case, self.placed)
+
+    def turns(self, value: Any) -> list[AgentTurn]:
+        if not isinstance(value, list):
+            self.r.fail(("turns",), f"must be a list of turns, got {_kind(value)}")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            path: KeyPath = ("turns", index)
+            data = self.r.mapping(item, path)
+            if data is None:
+                continue
+            self.r.keys(data, path, TURN_KEYS)
+            user = self.r.text(data.get("user", ""), (*path, "user")) or ""
+            checks = self.checks(data.get("expect", []), (*path, "expect"))
+            found.append(AgentTurn(user=user, assertions=tuple(checks), line=self.r.where(path)[0]))
+        return found
+
+    def judge_context(self, value: Any) -> JudgeContext:
+        data = self.r.mapping(value, ("judge_context",)) or {}
+        self.r.keys(data, ("judge_context",), ("prompt", "tool_sequence", "tool_inputs"))
+        flags = {key: self.r.boolean(data[key], ("judge_context", key)) for key in data}
+        return JudgeContext(
+            include_prompt=bool(flags.get("prompt")),
+            include_tool_sequence=bool(flags.get("tool_sequence")),
+            include_tool_inputs=bool(flags.get("tool_inputs")),
+        )
+
+    def checks(self, value: Any, path: KeyPath) -> list[Assertion]:
+        if not isinstance(value, list):
+            self.r.fail(path, f"must be a list of checks, got {_kind(value)}")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            check = self.check(item, (*path, index))
+            if check is not None:
+                self.placed[id(check)] = (*path, index)
+                found.append(check)
+        return found
+
+    def check(self, item: Any, path: KeyPath) -> Assertion | None:
+        r = self.r
+        data = r.mapping(item, path, "a mapping with one check key")
+        if data is None:
+            return None
+        kinds = [key for key in data if key not in COMMON_KEYS]
+        if len(kinds) != 1 or kinds[0] not in _CHECKS:
+            if len(kinds) == 1:
+                hint = suggest(kinds[0], _CHECKS) or f"checks: {', '.join(sorted(_CHECKS))}"
+                r.fail((*path, kinds[0]), "unknown check", hint)
+            else:
+                r.fail(
+                    path,
+                    f"a check has exactly one check key, found {len(kinds)}: {', '.join(kinds) or 'none'}",
+                    f"checks: {', '.join(sorted(_CHECKS))}",
+                )
+            return None
+        kind = kinds[0]
+        common: dict[str, Any] = {}
+        if "id" in data:
+            common["id"] = r.text(data["id"], (*path, "id"))
+        if "depends_on" in data:
+            common["depends_on"] = r.depends(data["depends_on"], (*path, "depends_on"))
+        if "label" in data:
+            common["label"] = r.text(data["label"], (*path, "label"))
+        before = len(r.errors)
+        fields = _CHECKS[kind](self, data[kind], (*path, kind))
+        if fields is None or len(r.errors) > before:
+            return None
+        factory, values = fields
+        return r.build(path, factory, **values, **common)
+
+    # each returns (check class, fields) or None after recording errors
+
+    def called(
+        self, value: Any, path: KeyPath, condition: str = "called"
+    ) -> tuple[Any, dict[str, Any]] | None:
+        if isinstance(value, str):
+            return CallCheck, {"name": value, "condition": condition, "level": "auto"}
+        if condition == "not_called" and isinstance(value, list):
+            names = self.r.texts(value, path)
+            return (ToolsNotCalled, {"tools": tuple(names)}) if names else None
+        data = self.r.mapping(value, path, "a tool name or a mapping")
+        if data is None:
+            return None
+        return self.call_fields(data, path, condition)
+
+    def call_fields(
+        self, data: dict[str, Any], path: KeyPath, condition: str, extra: Iterable[str] = ()
+    ) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        allowed = {"tool", "args", "index", "strict", "forbidden_args", "forbidden_values", "error", *extra}
+        if not r.keys(data, path, allowed, required=("tool",)):
+            return None
+        fields: dict[str, Any] = {
+            "name": r.text(data["tool"], (*path, "tool")),
+            "condition": condition,
+            "level": "auto",
+        }
+        if "args" in data:
+            fields["arguments"] = self.matchers(data["args"], (*path, "args"))
+        if "index" in data:
+            fields["index"] = r.integer(data["index"], (*path, "index"))
+        if "strict" in data:
+            fields["strict"] = r.boolean(data["strict"], (*path, "strict"))
+        if "forbidden_args" in data:
+            fields["forbidden_arguments"] = tuple(
+                r.texts(data["forbidden_args"], (*path, "forbidden_args")) or ()
+            )
+        if "forbidden_values" in data:
+            fields["forbidden_values"] = self.matchers(data["forbidden_values"], (*path, "forbidden_values"))
+        if "error" in data:
+            fields["is_error"] = r.boolean(data["error"], (*path, "error"))
+        return CallCheck, fields
+
+    def not_called(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        return self.called(value, path, "not_called")
+
+    def count(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        data = self.r.mapping(value, path)
+        if data is None:
+            return None
+        data = dict(data)
+        bounds = {key: data.pop(key) for key in ("exactly", "min", "max") if key in data}
+        if not bounds:
+            self.r.fail(path, "give exactly, min or max")
+            return None
+        fields = self.call_fields(data, path, "count")
+        if fields is None:
+            return None
+        names = {"exactly": "count", "min": "min_count", "max": "max_count"}
+        for key, bound in bounds.items():
+            fields[1][names[key]] = self.r.integer(bound, (*path, key))
+        return fields
+
+    def tools_called(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        names = self.r.texts(value, path)
+        return (ToolsCalled, {"tools": tuple(names)}) if names else None
+
+    def tools_not_called(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        names = self.r.texts(value, path)
+        return (ToolsNotCalled, {"tools": tuple(names)}) if names else None
+
+    def sequence(
+        self, value: Any, path: KeyPath, forbidden: bool = False
+    ) -> tuple[Any, dict[str, Any]] | None:
+        if isinstance(value, list):
+            names = self.r.texts(value, path, one_or_many=False)
+            return (
+                None
+                if names is None
+                else (SequenceCheck, {"sequences": (tuple(names),), "forbidden": forbidden})
+            )
+        data = self.r.mapping(value, path, "a list of tool names or a mapping")
+        if data is None:
+            return None
+        allowed = (*SEQUENCE_MODES, "any_of")
+        if not self.r.keys(data, path, allowed) or len(data) != 1:
+            if len(data) != 1:
+                self.r.fail(path, f"give one of {', '.join(allowed)}")
+            return None
+        ((mode, listed),) = data.items()
+        if mode == "any_of":
+            if not isinstance(listed, list) or not listed:
+                self.r.fail((*path, mode), "must be a non-empty list of tool-name lists")
+                return None
+            found = [self.r.texts(each, (*path, mode, i), one_or_many=False) for i, each in enumerate(listed)]
+            if any(each is None for each in found):
+                return None
+            return SequenceCheck, {
+                "mode": "exact",
+                "sequences": tuple(tuple(each or ()) for each in found),
+                "forbidden": forbidden,
+            }
+        names = self.r.texts(listed, (*path, mode), one_or_many=False)
+        return (
+            None
+            if names is None
+            else (SequenceCheck, {"mode": mode, "sequences": (tuple(names),), "forbidden": forbidden})
+        )
+
+    def not_sequence(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        return self.sequence(value, path, forbidden=True)
+
+    def node(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        data = r.mapping(value, path)
+        if data is None or not r.keys(
+            data,
+            path,
+            ("name", "args", "index", "strict", "forbidden_args", "calls", "not"),
+            required=("name",),
+        ):
+            return None
+        renamed = {
+            "tool" if key == "name" else key: item
+            for key, item in data.items()
+            if key not in ("calls", "not")
+        }
+        not_run = bool(data.get("not"))
+        fields = self.call_fields(renamed, path, "not_called" if not_run else "called")
+        if fields is None:
+            return None
+        fields[1]["level"] = "node"
+        nested = []
+        for index, item in enumerate(data.get("calls", [])):
+            child = self.check(item, (*path, "calls", index))
+            if isinstance(child, CallCheck):
+                nested.append(child.model_copy(update={"level": "tool"}))
+            elif child is not None:
+                r.fail((*path, "calls", index), "a node's calls take called, not_called or count checks only")
+        fields[1]["calls"] = tuple(nested)
+        return fields
+
+    def tool_input(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        data = r.mapping(value, path)
+        if data is None or not r.keys(
+            data, path, ("tool", "contains", "regex", "jsonpath", "equals"), required=("tool",)
+        ):
+            return None
+        ops = [op for op in ("contains", "regex", "jsonpath") if op in data]
+        if len(ops) != 1:
+            r.fail(path, "give one of contains, regex or jsonpath")
+            return None
+        op = ops[0]
+        fields: dict[str, Any] = {
+            "tool": r.text(data["tool"], (*path, "tool")),
+            "op": op,
+            "value": r.text(data[op], (*path, op)),
+        }
+        if "equals" in data:
+            fields |= {"has_equals": True, "equals": data["equals"]}
+        return ToolInputCheck, fields
+
+    def reply(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        data = r.mapping(value, path)
+        ops = ("contains", "not_contains", "starts_with", "ends_with", "equals")
+        if data is None or not r.keys(data, path, (*ops, "case_sensitive", "trim")):
+            return None
+        given = [op for op in ops if op in data]
+        if len(given) != 1:
+            r.fail(path, f"give one of {', '.join(ops)}")
+            return None
+        values = r.texts(data[given[0]], (*path, given[0]))
+        if values is None:
+            return None
+        sensitive = r.boolean(data.get("case_sensitive", False), (*path, "case_sensitive"))
+        trim = r.boolean(data.get("trim", False), (*path, "trim"))
+        return TextCheck, {
+            "op": given[0],
+            "values": tuple(values),
+            "ignore_case": not sensitive,
+            "trim": bool(trim),
+        }
+
+    def regex(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        if isinstance(value, str):
+            return RegexCheck, {"pattern": value}
+        data = r.mapping(value, path, "a pattern or a mapping")
+        if data is None or not r.keys(
+            data, path, ("pattern", "flavor", "ignore_case", "match"), required=("pattern",)
+        ):
+            return None
+        fields: dict[str, Any] = {"pattern": r.text(data["pattern"], (*path, "pattern"), scalars=False)}
+        if "flavor" in data:
+            fields["flavor"] = data["flavor"]
+        if "ignore_case" in data:
+            fields["ignore_case"] = r.boolean(data["ignore_case"], (*path, "ignore_case"))
+        if "match" in data:
+            fields["should_match"] = r.boolean(data["match"], (*path, "match"))
+        return RegexCheck, fields
+
+    def jsonpath(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        if isinstance(value, str):
+            return JsonPathCheck, {"path": value}
+        data = r.mapping(value, path, "a path or a mapping")
+        if data is None or not r.keys(data, path, ("path", "equals", "exists"), required=("path",)):
+            return None
+        fields: dict[str, Any] = {"path": r.text(data["path"], (*path, "path"))}
+        if "equals" in data:
+            fields |= {"mode": "equals", "equals": data["equals"]}
+        elif "exists" in data:
+            exists = r.boolean(data["exists"], (*path, "exists"))
+            fields["mode"] = "not_exists" if exists is False else "exists"
+        return JsonPathCheck, fields
+
+    def field(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        data = r.mapping(value, path)
+        if data is None or not r.keys(data, path, ("path", "matches", "not"), required=("path", "matches")):
+            return None
+        expected = self.matcher(data["matches"], (*path, "matches"))
+        negate = r.boolean(data.get("not", False), (*path, "not"))
+        if expected is None:
+            return None
+        return FieldCheck, {
+            "field": r.text(data["path"], (*path, "path")),
+            "expected": expected,
+            "negate": bool(negate),
+        }
+
+    def schema(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        data = self.r.mapping(value, path)
+        if data is None:
+            return None
+        if "schema" not in data:
+            return SchemaCheck, {"json_schema": data}
+        if not self.r.keys(data, path, ("schema", "field")):
+            return None
+        schema = self.r.mapping(data["schema"], (*path, "schema"))
+        field = self.r.text(data["field"], (*path, "field")) if "field" in data else None
+        return None if schema is None else (SchemaCheck, {"json_schema": schema, "field": field})
+
+    def http_status(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        status = self.r.integer(value, path, minimum=100)
+        return None if status is None else (StatusCheck, {"expected": status})
+
+    def latency(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        data = self.r.mapping(value, path)
+        if data is None or not self.r.keys(data, path, ("max_ms",), required=("max_ms",)):
+            return None
+        limit = self.r.number(data["max_ms"], (*path, "max_ms"), low=0)
+        return None if limit is None else (LatencyCheck, {"max_ms": limit})
+
+    def tokens(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        data = self.r.mapping(value, path)
+        names = ("max_total", "max_input", "max_output")
+        if data is None or not self.r.keys(data, path, names):
+            return None
+        if not data:
+            self.r.fail(path, "give at least one of max_total, max_input, max_output")
+            return None
+        return TokenLimitCheck, {key: self.r.integer(data[key], (*path, key)) for key in data}
+
+    def guardrail(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        data = self.r.mapping(value, path)
+        if data is None or not self.r.keys(data, path, ("name", "triggered")):
+            return None
+        fields: dict[str, Any] = {
+            "expected": self.r.boolean(data.get("triggered", True), (*path, "triggered"))
+        }
+        if "name" in data:
+            fields["name"] = self.r.text(data["name"], (*path, "name"))
+        return GuardrailCheck, fields
+
+    def judge(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        if isinstance(value, str):
+            return JudgeCheck, {"criteria": value}
+        data = r.mapping(value, path, "criteria text or a mapping")
+        allowed = ("criteria", "threshold", "not", "grounding", "node", "key")
+        if data is None or not r.keys(data, path, allowed, required=("criteria",)):
+            return None
+        fields: dict[str, Any] = {"criteria": r.text(data["criteria"], (*path, "criteria"))}
+        if "threshold" in data:
+            fields["threshold"] = r.number(data["threshold"], (*path, "threshold"), 0, 1)
+        if "not" in data:
+            fields["negative_constraints"] = tuple(r.texts(data["not"], (*path, "not")) or ())
+        if "grounding" in data:
+            fields["grounding"] = r.boolean(data["grounding"], (*path, "grounding"))
+        if "node" in data:
+            fields["target_node"] = r.text(data["node"], (*path, "node"))
+        if "key" in data:
+            fields["output_key"] = r.text(data["key"], (*path, "key"))
+        return JudgeCheck, fields
+
+    # --- matchers
+
+    def matchers(self, value: Any, path: KeyPath) -> dict[str, Matcher]:
+        data = self.r.mapping(value, path)
+        found: dict[str, Matcher] = {}
+        for name, item in (data or {}).items():
+            matcher = self.matcher(item, (*path, name))
+            if matcher is not None:
+                found[name] = matcher
+        return found
+
+    def matcher(self, value: Any, path: KeyPath) -> Matcher | None:
+        """A literal (exact) or a matcher mapping; see the module docstring."""
+        if not isinstance(value, dict) or not (MATCHER_KEYS & set(value)):
+            return ExactMatcher(value=value)
+        r = self.r
+        kinds = [key for key in value if key in MATCHER_KEYS]
+        if len(kinds) != 1:
+            r.fail(path, f"a matcher has one of {', '.join(sorted(MATCHER_KEYS))}, found {', '.join(kinds)}")
+            return None
+        r.keys(value, path, {*MATCHER_KEYS, *MATCHER_OPTIONS})
+        kind = kinds[0]
+        given = value[kind]
+        here = (*path, kind)
+        options: dict[str, Any] = {}
+        if "optional" in value:
+            options["optional"] = r.boolean(value["optional"], (*path, "optional"))
+        try:
+            return self._matcher(kind, given, here, value, options)
+        except ValidationError as error:
+            r.fail(path, f"invalid matcher: {error.errors()[0]['msg']}")
+            return None
+
+    def _matcher(
+        self, kind: str, given: Any, here: KeyPath, value: dict[str, Any], options: dict[str, Any]
+    ) -> Matcher | None:
+        r = self.r
+        if kind == "exact":
+            return ExactMatcher(value=given, **options)
+        if kind == "expr":
+            text = r.text(given, here, scalars=False)
+            return None if text is None else ExactMatcher(expression=text, **options)
+        if kind == "contains":
+            return ContainsMatcher(value=given, **options)
+        if kind == "text":
+            return TextMatcher(value=given, **options)
+        if kind == "any":
+            return AnyMatcher(**options)
+        if kind == "schema":
+            schema = r.mapping(given, here)
+            return None if schema is None else SchemaMatcher(json_schema=schema, **options)
+        if kind == "regex":
+            pattern = r.text(given, here, scalars=False)
+            extra = {key: value[key] for key in ("flavor", "ignore_case") if key in value}
+            return (
+                None
+                if pattern is None
+                else RegexMatcher(pattern=pattern, **{"flavor": "re2", **extra}, **options)
+            )
+        if kind == "date":
+            text = r.text(given, here, scalars=False)
+            if text is None:
+                return None
+            tolerance = (
+                r.number(value.get("tolerance_minutes", 0), (*here[:-1], "tolerance_minutes"), low=0) or 0
+            )
+            if _ISO_DATE.fullmatch(text.strip()):
+                return DateMatcher(value=text, tolerance_minutes=tolerance, **options)
+            return DateMatcher(expression=text, tolerance_minutes=tolerance, **options)
+        if not isinstance(given, list) or not given:
+            r.fail(here, "must be a non-empty list of values or matchers")
+            return None
+        variants = [self.matcher(item, (*here, index)) for index, item in enumerate(given)]
+        if any(variant is None for variant in variants):
+            return None
+        return OneOfMatcher(variants=tuple(v for v in variants if v is not None), **options)
+
+
+_Fields = tuple[Any, dict[str, Any]] | None
+_CHECKS: dict[str, Callable[[_Own, Any, KeyPath], _Fields]] = {
+    "called": _Own.called,
+    "not_called": _Own.not_called,
+    "count": _Own.count,
+    "tools_called": _Own.tools_called,
+    "tools_not_called": _Own.tools_not_called,
+    "sequence": _Own.sequence,
+    "not_sequence": _Own.not_sequence,
+    "node": _Own.node,
+    "tool_input": _Own.tool_input,
+    "reply": _Own.reply,
+    "regex": _Own.regex,
+    "jsonpath": _Own.jsonpath,
+    "field": _Own.field,
+    "schema": _Own.schema,
+    "http_status": _Own.http_status,
+    "latency": _Own.latency,
+    "tokens": _Own.tokens,
+    "guardrail": _Own.guardrail,
+    "judge": _Own.judge,
+}

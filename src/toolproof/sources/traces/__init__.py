@@ -1,0 +1,84 @@
+"""Recorded agent runs, read into the one transcript model.
+
+`read_traces(path)` recognises the format from the content: MCPLab `trace.jsonl`, mcp-assert JSONL audit
+logs, OpenTelemetry OTLP/JSON, Mibo legacy `{data, metadata}` and canonical `{spans}` bodies, and toolproof's
+own transcript JSON. A file that is none of them, or is broken, raises `TraceError`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from toolproof.model.transcript import Transcript
+from toolproof.sources.traces import audit_log, mcplab, mibo, native, otel
+from toolproof.sources.traces.errors import TraceError
+from toolproof.sources.traces.mibo import PLATFORMS, Platform
+
+__all__ = ["PLATFORMS", "Platform", "TraceError", "read_traces"]
+
+
+def _lines(text: str) -> list[tuple[int, Any]]:
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise TraceError(f"not JSON ({error.msg})", number) from None
+    return records
+
+
+def read_traces(
+    path: Path, *, platform: Platform | None = None, response_path: str | None = None
+) -> list[Transcript]:
+    """Every run recorded in `path`. `platform` forces the parser of legacy Mibo bodies (else recognised
+    from the data); `response_path` is the Custom API response path of the reply text."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        raise TraceError(f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise TraceError("not UTF-8 text") from None
+    if not text.strip():
+        raise TraceError("the file is empty")
+    source = str(path)
+    try:
+        document = json.loads(text)
+    except ValueError:
+        records = _lines(text)
+    else:
+        return _document(document, source, platform, response_path)
+    values = [record for _, record in records]
+    if mcplab.looks_like(values):
+        return mcplab.read(records, source)
+    if all(otel.looks_like(value) for value in values):
+        return otel.read(values, source)
+    if audit_log.looks_like(values):
+        return audit_log.read(records, source)
+    raise TraceError("JSON lines that are neither an MCPLab trace, an mcp-assert audit log nor OTLP/JSON")
+
+
+def _document(
+    document: Any, source: str, platform: Platform | None, response_path: str | None
+) -> list[Transcript]:
+    if isinstance(document, list):
+        return [
+            run
+            for index, item in enumerate(document)
+            for run in _document(item, f"{source}[{index}]", platform, response_path)
+        ]
+    if otel.looks_like(document):
+        return otel.read([document], source)
+    if mibo.looks_like_canonical(document):
+        return [mibo.read_canonical(document, source)]
+    if mibo.looks_like_legacy(document):
+        return [mibo.read_legacy(document, source, platform, response_path)]
+    if native.looks_like(document):
+        return native.read(document, source)
+    if mcplab.looks_like([document]):
+        return mcplab.read([(1, document)], source)
+    keys = ", ".join(sorted(document)[:8]) if isinstance(document, dict) else type(document).__name__
+    raise TraceError(f"not a trace format toolproof knows (top-level keys: {keys})")

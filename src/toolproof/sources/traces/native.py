@@ -1,0 +1,31 @@
+"""toolproof's own transcript JSON: a `Transcript` as its model dumps it, or `{"runs": [...]}` of them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from toolproof.model.transcript import Transcript
+from toolproof.sources.traces.errors import TraceError
+
+
+def looks_like(document: Any) -> bool:
+    if isinstance(document, Mapping) and isinstance(document.get("runs"), list):
+        return True
+    return isinstance(document, Mapping) and isinstance(document.get("turns"), list)
+
+
+def read(document: Mapping[str, Any], source: str) -> list[Transcript]:
+    runs = document["runs"] if isinstance(document.get("runs"), list) else [document]
+    found = []
+    for index, raw in enumerate(runs):
+        try:
+            run = Transcript.model_validate(raw)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise TraceError(f"run {index + 1}: {where}: {first['msg']}") from None
+        found.append(run if run.source else run.model_copy(update={"source": f"{source} (run {index + 1})"}))
+    return found

@@ -1,0 +1,177 @@
+"""`toolproof check`: recorded runs against case files, reported like `run`, with the same exit status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolproof.cli import check
+
+ROOT = Path(__file__).parents[3]
+EXAMPLES = ROOT / "examples" / "agent"
+DATA = Path(__file__).parent / "data"
+
+
+def toolproof_check(*argv: str | Path) -> int:
+    parser = argparse.ArgumentParser(prog="toolproof")
+    check.register(parser.add_subparsers())
+    args = parser.parse_args(["check", *map(str, argv)])
+    status: int = args.handler(args)
+    return status
+
+
+def report(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text())
+    return document
+
+
+def test_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.json"
+    status = toolproof_check(
+        "--trace",
+        EXAMPLES / "traces",
+        EXAMPLES,
+        "--skip-judge",
+        "--timezone",
+        "Europe/Lisbon",
+        "--json",
+        out,
+        "-q",
+    )
+    assert status == 1
+    document = report(out)
+    assert document["summary"]["errors"] == 0
+    failed = {r["name"] for r in document["results"] if r["status"] == "FAIL"}
+    assert all("[bad]" in name or "[claude-haiku run 1]" in name for name in failed)
+    booking = [r for r in document["results"] if r["name"].startswith("booking workflow")]
+    assert booking and all(r["status"] == "PASS" for r in booking)
+    skipped = {r["name"]: r["reason"] for r in document["results"] if r["status"] == "SKIP"}
+    assert "Hotel search in Madrid › judge: Lists hotels with their prices" in skipped
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_a_passing_run_exits_zero(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    lines = (DATA / "traces" / "mcplab_trace.jsonl").read_text().splitlines()
+    trace.write_text("\n".join(lines[:2]) + "\n")  # the meta line and the passing run only
+    assert toolproof_check("--trace", trace, DATA / "mcplab" / "ordered_sequence.yaml", "-q") == 0
+
+
+def test_judge_checks_need_a_judge(capsys: pytest.CaptureFixture[str]) -> None:
+    status = toolproof_check("--trace", EXAMPLES / "traces", EXAMPLES / "mibo")
+    assert status == 2
+    assert "judge checks need a judge" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("trace", "message"),
+    [("nope.json", "no such file or directory"), ("bad.json", "not a trace format toolproof knows")],
+)
+def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], trace: str, message: str) -> None:
+    (tmp_path / "bad.json").write_text('{"x": 1}')
+    assert toolproof_check("--trace", tmp_path / trace, DATA / "mcplab" / "tool_constraints.yaml") == 2
+    assert message in capsys.readouterr().err
+
+
+def test_no_run_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    status = toolproof_check(
+        "--trace", DATA / "traces" / "mcplab_trace.jsonl", DATA / "mcplab" / "tool_constraints.yaml"
+    )
+    assert status == 2
+    assert "no recorded run matches any case" in capsys.readouterr().err
+
+
+def test_load_errors_are_error_results(tmp_path: Path) -> None:
+    broken = tmp_path / "case.yaml"
+    broken.write_text("name: x\nprompt: hi\nexpect:\n  - caled: t\n")
+    out = tmp_path / "r.json"
+    assert toolproof_check("--trace", DATA / "traces" / "audit.jsonl", broken, "--json", out, "-q") == 2
+    (result,) = report(out)["results"]
+    assert result["status"] == "ERROR" and "did you mean 'called'?" in result["failure"]["message"]
+
+
+def test_by_case_and_unnamed_runs(tmp_path: Path) -> None:
+    case = tmp_path / "case.yaml"
+    case.write_text(
+        textwrap.dedent("""\
+        name: rename
+        expect:
+          - sequence: [prepare_rename, rename_symbol]
+          - not_called: apply_edit
+        """)
+    )
+    out = tmp_path / "r.json"
+    assert (
+        toolproof_check("--trace", DATA / "traces" / "audit.jsonl", case, "--by-case", "--json", out, "-q")
+        == 1
+    )
+    (result,) = report(out)["results"]
+    assert result["name"] == "rename" and result["status"] == "FAIL"
+    assert [item["status"] for item in result["failure"]["details"]["assertions"]] == ["PASS", "FAIL"]
+
+
+def test_now_moves_today(tmp_path: Path) -> None:
+    case = DATA / "mibo" / "matcher_date.json"
+    trace = tmp_path / "trace.json"
+    trace.write_text(
+        json.dumps(
+            {
+                "data": {
+                    "text": "booked",
+                    "tool_calls": [{"name": "create_booking", "arguments": {"date": "2026-03-11T09:02:00"}}],
+                }
+            }
+        )
+    )
+    common = ("--trace", trace, case, "--timezone", "Europe/Lisbon", "-q")
+    assert toolproof_check(*common, "--now", "2026-03-10T08:00:00") == 0
+    assert toolproof_check(*common, "--now", "2026-03-11T08:00:00") == 1
+
+
+def test_recorded_start_is_the_default_now(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.json"
+    trace.write_text(
+        json.dumps(
+            {
+                "runs": [
+                    {
+                        "started_ms": 1773133200000,
+                        "turns": [
+                            {
+                                "calls": [
+                                    {"tool": "create_booking", "arguments": {"date": "2026-03-11T09:02:00"}}
+                                ]
+                            }
+                        ],
+                    }
+                ]
+            }
+        )
+    )
+    assert (
+        toolproof_check("--trace", trace, DATA / "mibo" / "matcher_date.json", "--timezone", "UTC", "-q") == 0
+    )
+
+
+def test_passive_checking_never_imports_the_mcp_sdk() -> None:
+    code = textwrap.dedent(f"""
+        import argparse, sys
+        from toolproof.cli import check
+        parser = argparse.ArgumentParser()
+        check.register(parser.add_subparsers())
+        args = parser.parse_args(["check", "--trace", {str(EXAMPLES / "traces")!r}, {str(EXAMPLES)!r},
+                                  "--skip-judge", "-q"])
+        status = args.handler(args)
+        loaded = [name for name in sys.modules if name.split(".")[0] in ("mcp", "mcp_types")]
+        assert not loaded, loaded
+        sys.exit(10 + status)
+        """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 11, done.stderr

@@ -1,0 +1,264 @@
+"""Recorded runs from every trace format, read into the one transcript model."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.unit.agent.builders import evaluate_case, only_case
+
+from toolproof.load import mcplab, mibo
+from toolproof.model.result import Status
+from toolproof.model.transcript import Transcript, Usage
+from toolproof.sources.traces import TraceError, read_traces
+
+DATA = Path(__file__).parent / "data"
+TRACES = DATA / "traces"
+
+
+def one(name: str, **options: Any) -> Transcript:
+    (run,) = read_traces(TRACES / name, **options)
+    return run
+
+
+def names(run: Transcript) -> list[str]:
+    return [call.tool for turn in run.turns for call in turn.all_calls()]
+
+
+def test_mcplab_trace_runs() -> None:
+    first, second = read_traces(TRACES / "mcplab_trace.jsonl")
+    assert (first.scenario, first.run, second.run) == (
+        "refund-order",
+        "claude-haiku run 0",
+        "claude-haiku run 1",
+    )
+    (turn,) = first.turns
+    assert turn.user == "Please refund my last order." and turn.reply == "Your refund processed."
+    assert names(first) == ["lookup_account", "verify_identity", "process_refund"]
+    refund = turn.calls[2]
+    assert (refund.is_error, refund.result, refund.duration_ms) == (True, "refund limit exceeded", 400.0)
+    assert turn.calls[0].arguments == {"email": "ada@example.com"}
+    assert turn.usage == Usage(input_tokens=1200, output_tokens=95, total_tokens=1295)
+    assert turn.duration_ms == 4500.0
+    case = only_case(DATA / "mcplab" / "ordered_sequence.yaml", mcplab.load)
+    assert evaluate_case(case, first).status is Status.PASS
+    assert evaluate_case(case, second).status is Status.FAIL
+
+
+def test_a_user_message_opens_a_turn(tmp_path: Path) -> None:
+    record = {
+        "type": "scenario_run",
+        "scenario_id": "s",
+        "messages": [
+            {"role": "user", "content": "one"},
+            {"role": "assistant", "content": [{"type": "text", "text": "a1"}]},
+            {"role": "user", "content": [{"type": "text", "text": "two"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "x", "name": "t", "input": {}}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "a2"}]},
+        ],
+    }
+    path = tmp_path / "trace.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    (run,) = read_traces(path)
+    assert [(t.user, t.reply, [c.tool for c in t.calls]) for t in run.turns] == [
+        ("one", "a1", []),
+        ("two", "a2", ["t"]),
+    ]
+
+
+def test_audit_log() -> None:
+    run = one("audit.jsonl")
+    assert names(run) == ["prepare_rename", "rename_symbol", "apply_edit"]
+    calls = run.turns[0].calls
+    assert calls[1].result == "renamed 3" and calls[2].arguments == {} and calls[2].is_error
+    assert calls[0].duration_ms == 12.0
+
+
+def test_otel_genai_counts_each_tool_call_once() -> None:
+    run = one("otel_genai.json")
+    assert run.run == "conv-7"
+    (turn,) = run.turns
+    assert turn.user == "Find a hotel in Madrid for Friday"
+    assert turn.reply == "Hotel Sol has rooms for 90 EUR."
+    search, weather = turn.calls
+    assert (search.tool, search.arguments, search.duration_ms) == (
+        "search_hotels",
+        {"city": "Madrid", "date": "2026-03-13"},
+        500.0,
+    )
+    assert search.result == [{"name": "Hotel Sol", "price": 90}]
+    assert (weather.tool, weather.result, weather.duration_ms) == ("get_weather", None, None)
+    assert turn.usage == Usage(input_tokens=420, output_tokens=80, total_tokens=500)
+    assert (turn.http_status, turn.duration_ms) == (200, 3000.0)
+
+
+def _otlp(spans: list[dict[str, Any]]) -> dict[str, Any]:
+    def attrs(values: dict[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {"key": key, "value": {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}}
+            for key, v in values.items()
+        ]
+
+    return {
+        "resourceSpans": [
+            {
+                "scopeSpans": [
+                    {"spans": [{**span, "attributes": attrs(span.get("attributes", {}))} for span in spans]}
+                ]
+            }
+        ]
+    }
+
+
+def test_otel_conversation_turns_and_older_attributes(tmp_path: Path) -> None:
+    def trace(trace_id: str, start: int, question: str, answer: str, tool: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "traceId": trace_id,
+                "spanId": "root",
+                "name": "chat",
+                "startTimeUnixNano": str(start),
+                "endTimeUnixNano": str(start + 10**9),
+                "attributes": {
+                    "gen_ai.operation.name": "chat",
+                    "gen_ai.conversation.id": "c-1",
+                    "gen_ai.prompt.0.role": "user",
+                    "gen_ai.prompt.0.content": question,
+                    "gen_ai.completion.0.role": "assistant",
+                    "gen_ai.completion.0.content": answer,
+                    "gen_ai.completion.0.tool_calls.0.name": tool,
+                    "gen_ai.completion.0.tool_calls.0.arguments": '{"q": 1}',
+                    "gen_ai.usage.prompt_tokens": 7,
+                    "gen_ai.usage.completion_tokens": 3,
+                },
+            }
+        ]
+
+    path = tmp_path / "otel.jsonl"
+    later = trace("t2", 2 * 10**18, "second", "two", "lookup")
+    earlier = trace("t1", 10**18, "first", "one", "search")
+    path.write_text(json.dumps(_otlp(later)) + "\n" + json.dumps(_otlp(earlier)) + "\n")
+    (run,) = read_traces(path)
+    assert [(t.user, t.reply) for t in run.turns] == [("first", "one"), ("second", "two")]
+    assert names(run) == ["search", "lookup"]
+    assert [c.position for t in run.turns for c in t.all_calls()] == [0, 1]
+    assert run.turns[0].calls[0].arguments == {"q": 1}
+    assert run.turns[1].usage == Usage(input_tokens=7, output_tokens=3)
+
+
+def test_mibo_legacy_custom_api() -> None:
+    run = one("mibo_custom.json")
+    (turn,) = run.turns
+    assert run.metadata["platform"] == "custom"
+    assert (turn.user, turn.reply, turn.http_status, turn.duration_ms) == (
+        "Book a hotel in Madrid",
+        "I booked Hotel Sol.",
+        200,
+        1500.0,
+    )
+    assert [c.arguments for c in turn.calls] == [{"city": "Madrid"}, {"hotel": "Hotel Sol", "nights": 2}]
+    assert [n.name for n in turn.nodes] == ["Planner"]
+    assert turn.body["usage"]["total_tokens"] == 200  # the body is what JSON and token checks read
+    token_case = only_case(DATA / "mibo" / "token_limit.json", mibo.load)
+    assert evaluate_case(token_case, run).status is Status.PASS
+
+
+def test_mibo_legacy_response_path(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"data": {"choices": [{"message": {"content": "deep"}}], "text": "shallow"}}))
+    (run,) = read_traces(path, response_path="choices.0.message.content")
+    assert run.turns[0].reply == "deep"
+    (plain,) = read_traces(path)
+    assert plain.turns[0].reply == "shallow"
+
+
+def test_mibo_n8n_flat_map() -> None:
+    run = one("mibo_n8n_flat.json")
+    (turn,) = run.turns
+    assert run.metadata["platform"] == "n8n"
+    assert turn.reply == "AAPL looks strong: RSI 61."  # the last AI node's output
+    agent = turn.nodes[1]
+    assert agent.name == "AI Agent" and [c.tool for c in agent.calls] == ["get_quote", "calculate_rsi"]
+    assert agent.calls[0].arguments == {"symbol": "AAPL"}  # JSON text parsed
+    scrape = only_case(DATA / "mibo" / "n8n_http_request.json", mibo.load)
+    assert evaluate_case(scrape, run).outcomes[0].passed
+    nested = only_case(DATA / "mibo" / "nested_tool_calls.json", mibo.load)
+    assert evaluate_case(nested, run).status is Status.FAIL
+
+
+def test_mibo_n8n_node_list() -> None:
+    run = one("mibo_n8n_nodes.json")
+    (turn,) = run.turns
+    assert turn.reply == "Hi there!"
+    assert [n.name for n in turn.nodes] == ["Webhook", "OpenAI", "Set"]
+    assert turn.nodes[2].output == [{"a": 1}, {"a": 2}]
+
+
+def test_mibo_flowise() -> None:
+    run = one("mibo_flowise.json")
+    (turn,) = run.turns
+    assert run.metadata["platform"] == "flowise"
+    assert (turn.user, turn.reply) == ("Weather in Lisbon?", "It is 21°C in Lisbon.")
+    (weather,) = turn.calls
+    assert (weather.tool, weather.arguments, weather.result) == (
+        "get_weather",
+        {"city": "Lisbon", "units": "celsius"},
+        {"temp": 21},
+    )
+    assert (
+        evaluate_case(only_case(DATA / "mibo" / "matcher_one_of.json", mibo.load), run).status is Status.PASS
+    )
+
+
+def test_forced_platform(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"data": {"text": "hi", "usedTools": [{"tool": "x", "toolInput": {}}]}}))
+    assert names(read_traces(path)[0]) == ["x"]
+    assert names(read_traces(path, platform="custom")[0]) == []
+
+
+def test_mibo_canonical_spans() -> None:
+    run = one("mibo_canonical.json")
+    (turn,) = run.turns
+    assert run.run == "req-9"
+    assert (turn.reply, turn.http_status, turn.duration_ms) == ("Event created for tomorrow.", 200, 2000.0)
+    assert turn.usage == Usage(input_tokens=50, output_tokens=20)
+    assert [n.name for n in turn.nodes] == ["Webhook", "AI Agent"]
+    agent = turn.nodes[1]
+    assert agent.arguments == {"promptType": "auto"} and agent.output == {
+        "output": "Event created for tomorrow."
+    }
+    date_time, event = agent.calls
+    assert date_time.arguments == {} and event.arguments["user_id"] == "usr-abc-123"
+    assert event.is_error and event.node == "AI Agent"
+    wrapper = only_case(DATA / "mibo" / "context_wrapper_expression.json", mibo.load)
+    assert evaluate_case(wrapper, run).status is Status.PASS
+
+
+def test_native_transcripts() -> None:
+    run = one("native.json")
+    assert run.scenario == "refund" and [t.user for t in run.turns] == [
+        "I was charged twice",
+        "Order ORD-9921",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the file is empty"),
+        ('{"tool": "a"}\nnot json\n', "line 2: not JSON"),
+        ('{"hello": "world"}', "not a trace format toolproof knows (top-level keys: hello)"),
+        ('{"a": 1}\n{"b": 2}\n', "neither an MCPLab trace"),
+        ('{"spans": [{"name": "x"}]}', "spans[0] is not a span"),
+        ('{"turns": [{"calls": [{"arguments": {}}]}]}', "run 1: turns.0.calls.0.tool: Field required"),
+    ],
+)
+def test_broken_traces(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text(text)
+    with pytest.raises(TraceError, match=re.escape(message)):
+        read_traces(path)
