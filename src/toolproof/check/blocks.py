@@ -5,15 +5,25 @@ from __future__ import annotations
 from toolproof.check.expect import check_expect
 from toolproof.check.logging import check_logging
 from toolproof.check.notifications import check_notifications
+from toolproof.check.output_schema import check_output_schema
+from toolproof.check.tools import check_tools
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Block, Expect, LoggingBlock, NotificationsBlock, ResourcesBlock
+from toolproof.model.suite import Block, Expect, LoggingBlock, NotificationsBlock, ResourcesBlock, ToolsBlock
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 
 
 def check_block(block: Block, expect: Expect, observation: Observation) -> Failure | None:
-    """The first failing expectation of `block`; `expect` is the block's Expect with templates filled."""
+    """The first failing expectation of `block`; `expect` is the block's Expect with templates filled.
+
+    A tool result that breaks the outputSchema its tool declared fails before any expectation is checked.
+    """
+    failure = check_output_schema(observation)
+    if failure is not None:
+        return failure
+    if isinstance(block, ToolsBlock):
+        return check_tools(block.expect, list(observation.result.get("tools") or []))
     if isinstance(block, LoggingBlock):
         return check_logging(block.expect, observation.logs)
     if isinstance(block, NotificationsBlock):

@@ -15,6 +15,7 @@ from typing import Any
 from toolproof.check.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
 from toolproof.check.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_trim, go_v, quote
 from toolproof.check.re2_patterns import RE2PatternError, compile_re2
+from toolproof.check.structured import check_structured, check_structured_schema
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.suite import Expect
@@ -339,8 +340,11 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("in_order", check_in_order),
     ("file_unchanged", check_file_unchanged),
     ("min_progress", check_min_progress),
+    ("structured", check_structured),
+    ("structured_schema", check_structured_schema),
 )
-"""mcp-assert's order (seed 003): its `Check` registry, then `file_unchanged`, then `min_progress`."""
+"""mcp-assert's order (seed 003): its `Check` registry, then `file_unchanged`, then `min_progress`;
+toolproof's own checks on structuredContent come last."""
 
 
 def check_expect(expect: Expect, obs: Observation) -> Failure | None:

@@ -22,7 +22,8 @@ from toolproof.model.transcript import ToolCall
 
 SYSTEM_PROMPT = (
     "You evaluate the answer of an AI agent. The user message is a JSON object: `final_answer` is the "
-    "agent's final answer, `context` (optional) tells what the agent was asked and which tools it used, "
+    "agent's final answer, `context` (optional) tells what the agent was asked, which tools it had and "
+    "which it used, "
     "and `checks` lists the checks to judge. Judge every check on its own, against the check's `answer` "
     "when it has one, else against `final_answer`; use the context only when it is given. A check with "
     '`scoring: "score"` needs a `score` between 0 and 1 (1 = fully satisfied). A check with '
@@ -77,6 +78,7 @@ class RunFacts:
     final_answer: str
     prompt: str = ""
     calls: Sequence[ToolCall] = field(default_factory=tuple)
+    tools: Sequence[Mapping[str, Any]] = field(default_factory=tuple)  # the catalog offered to the agent
 
 
 def label(check: JudgeCheck) -> str:
@@ -136,7 +138,9 @@ def _context(facts: RunFacts, context: JudgeContext, *, grounding: bool) -> dict
         found["tool_sequence"] = [call.tool for call in facts.calls]
     if context.include_tool_inputs:
         found["tool_inputs"] = [{"tool": call.tool, "arguments": call.arguments} for call in facts.calls]
-    if grounding:
+    if context.include_tool_catalog and facts.tools:
+        found["tool_catalog"] = [dict(tool) for tool in facts.tools]
+    if grounding or context.include_tool_outputs:
         found["tool_outputs"] = [
             {
                 "tool": call.tool,

@@ -437,7 +437,8 @@ class _Evaluator:
                 self.settle(number, _outcome(check, turn, NotEvaluated("no judge configured")))
             return
         _, _, calls = self.view.steps(None)
-        facts = RunFacts(self.run.final.reply, self.case.turns[0].user if self.case.turns else "", calls)
+        prompt = self.case.turns[0].user if self.case.turns else ""
+        facts = RunFacts(self.run.final.reply, prompt, calls, _catalog(self.run))
         request = build_request(subjects, facts, self.case.judge_context)
         self.requests += 1
         try:
@@ -466,6 +467,12 @@ class _Evaluator:
         warnings.extend(warning for warning in self.scope.warnings if warning not in warnings)
         outcomes = tuple(self.done[number] for number in range(len(self.items)))
         return Evaluation(self.case, self.run, outcomes, tuple(warnings), self.requests)
+
+
+def _catalog(run: Transcript) -> list[dict[str, Any]]:
+    """The tool catalog a live run recorded (`metadata["tools"]`), for judges that are shown it."""
+    tools = run.metadata.get("tools")
+    return [tool for tool in tools if isinstance(tool, dict)] if isinstance(tools, list) else []
 
 
 def _skipped(check: Assertion, turn: int | None, reason: str) -> Outcome:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from toolproof import __version__
 
-COMMANDS = ("run", "check")
+COMMANDS = ("run", "check", "intercept", "eval")
 
 
 def build_parser() -> argparse.ArgumentParser:

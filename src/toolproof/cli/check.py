@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -26,9 +26,7 @@ if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase
     from toolproof.model.transcript import Transcript
 
-CASE_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
-SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,6 +70,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
     from toolproof.sources.traces import TraceError
 
     try:
@@ -80,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _usage(str(error))
     try:
-        traces = [path for given in args.trace for path in _files(given, TRACE_SUFFIXES)]
+        traces = [path for given in args.trace for path in files_under(given, TRACE_SUFFIXES)]
         recorded = {path.resolve() for path in traces}
         case_files = [
             path
             for given in args.cases
-            for path in _files(given, CASE_SUFFIXES)
+            for path in files_under(given, CASE_SUFFIXES)
             if path.resolve() not in recorded
         ]
     except FileNotFoundError as error:
@@ -96,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             runs.extend(_read(path, args))
         except TraceError as error:
             return _usage(f"{path}: {error}")
-    cases, errors = load_cases(case_files)
+    cases, errors = load_agent_cases(case_files)
     judged = [case.name for case in cases if _has_judge(case)]
     if judged and not args.skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -138,63 +137,10 @@ def _moment(text: str, zone: tzinfo) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
-def _files(path: Path, suffixes: frozenset[str]) -> list[Path]:
-    """`path` itself, or the files with `suffixes` below it (in name order; hidden and tooling folders
-    skipped)."""
-    if not path.exists():
-        raise FileNotFoundError(str(path))
-    if path.is_file():
-        return [path]
-    found = []
-    for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
-        if entry.name.startswith(".") or entry.name in SKIPPED_DIRECTORIES:
-            continue
-        if entry.is_dir():
-            found.extend(_files(entry, suffixes))
-        elif entry.suffix.lower() in suffixes:
-            found.append(entry)
-    return found
-
-
 def _read(path: Path, args: argparse.Namespace) -> list[Transcript]:
     from toolproof.sources.traces import read_traces
 
     return read_traces(path, platform=args.platform, response_path=args.response_path)
-
-
-def load_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadError]]:
-    """The agent cases of the files, recognised by dialect (each once), and the load errors.
-
-    Documents of mcp-assert suites are left out: `toolproof run` checks those.
-    """
-    from toolproof.load import mcp_assert, mcplab, mibo, promptkit, scenario_file
-    from toolproof.load.yaml_source import read_yaml
-    from toolproof.model.scenario import AgentCase
-
-    dialects = (promptkit, mibo, mcplab, scenario_file)
-    cases: dict[tuple[Path, int, str], AgentCase] = {}
-    errors: list[LoadError] = []
-    for path in paths:
-        source = read_yaml(path)
-        errors.extend(source.errors)
-        for document in source.documents:
-            loader = next((dialect for dialect in dialects if dialect.detect(document)), None)
-            if loader is None:
-                if not mcp_assert.detect(document.data):
-                    errors.append(
-                        document.error(
-                            (),
-                            "not an agent case format toolproof knows",
-                            "MCPLab, Mibo, PromptKit or toolproof scenario files",
-                        )
-                    )
-                continue
-            for item in loader.load(document, path):
-                if isinstance(item, AgentCase):
-                    cases.setdefault((item.source.file.resolve(), item.source.line, item.name), item)
-                else:
-                    errors.append(item)
-    return list(cases.values()), errors
 
 
 def pair(cases: Sequence[AgentCase], runs: Sequence[Transcript]) -> dict[int, list[Transcript]]:

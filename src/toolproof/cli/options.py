@@ -26,9 +26,11 @@ def jobs_arg(text: str) -> int:
     return value
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """Report options common to every command that produces verdicts."""
-    parser.add_argument("--json", type=str, metavar="FILE", help="write a JSON report ('-' for stdout)")
+def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool = True) -> None:
+    """Report options common to every command that produces verdicts (`json_to_stdout`: `--json -` is
+    offered)."""
+    json_help = "write a JSON report ('-' for stdout)" if json_to_stdout else "write a JSON report to FILE"
+    parser.add_argument("--json", type=str, metavar="FILE", help=json_help)
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")

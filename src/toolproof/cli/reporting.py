@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from typing import TextIO
 
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult, Status
@@ -14,16 +15,15 @@ from toolproof.report.sinks import Broadcast
 from toolproof.report.terminal import TerminalReport, Verbosity
 
 
-def build_sinks(args: argparse.Namespace, secrets: Iterable[str]) -> Broadcast:
-    """Terminal output plus the file reports named by --json / --junit."""
+def build_sinks(
+    args: argparse.Namespace, secrets: Iterable[str], *, terminal: TextIO | None = None
+) -> Broadcast:
+    """Terminal output (on `terminal`, else stdout) plus the file reports named by --json / --junit."""
     secret_set = set(secrets)
     json_to_stdout = args.json == "-"
     verbosity = Verbosity.QUIET if args.quiet else Verbosity.VERBOSE if args.verbose else Verbosity.NORMAL
-    sinks: list[Sink] = [
-        TerminalReport(
-            stdout=sys.stderr if json_to_stdout else sys.stdout, verbosity=verbosity, secrets=secret_set
-        )
-    ]
+    stream = terminal or (sys.stderr if json_to_stdout else sys.stdout)
+    sinks: list[Sink] = [TerminalReport(stdout=stream, verbosity=verbosity, secrets=secret_set)]
     if args.json:
         sinks.append(JsonReport(args.json, secrets=secret_set))
     if args.junit:

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from toolproof.load.durations import parse_duration
 from toolproof.load.errors import LoadError
+from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.suite import Case, SourceRef, go_string
@@ -26,6 +27,7 @@ BLOCKS = (
     "assert_sampling",
     "assert_logging",
     "assert_notifications",
+    "assert_tools",
     "assert",
 )
 """Block keys in mcp-assert's order of precedence: the first one present is the case's request."""
@@ -124,6 +126,8 @@ def load(document: Document) -> list[Case | LoadError]:
         case = Case.model_validate(drop_null_fields(fields, Case))
     except ValidationError as error:
         errors.extend(validation_errors(error, Case, document, _to_yaml(block_key)))
+    else:
+        errors.extend(syntax_errors(document, block_key, case.block))
     if errors:
         return list(errors)
     return [case]

@@ -97,6 +97,11 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
     agents = [
         agent.get("id") or agent.get("ref") for agent in data.get("agents") or [] if isinstance(agent, dict)
     ]
+    shared: dict[str, Any] = {  # what `toolproof eval` needs to run the scenarios: agents, server pool
+        "agents": agents,
+        "agent_configs": [agent for agent in data.get("agents") or [] if isinstance(agent, dict)],
+        "server_pool": data.get("servers"),
+    }
     for index, item in enumerate(data["scenarios"]):
         path: KeyPath = ("scenarios", index)
         scenario_reader = Reader(doc)
@@ -104,14 +109,14 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
         if entry is None:
             found.extend(scenario_reader.errors)
         elif "ref" in entry:
-            found.extend(_from_library(scenario_reader, entry, path, agents))
+            found.extend(_from_library(scenario_reader, entry, path, shared))
         else:
-            found.extend(_Scenario(scenario_reader, path, {"agents": agents}).case())
+            found.extend(_Scenario(scenario_reader, path, shared).case())
     return found
 
 
 def _from_library(
-    reader: Reader, entry: dict[str, Any], path: KeyPath, agents: list[Any]
+    reader: Reader, entry: dict[str, Any], path: KeyPath, shared: dict[str, Any]
 ) -> list[AgentCase | LoadError]:
     reader.keys(entry, path, REF_KEYS)
     ref = reader.text(entry["ref"], (*path, "ref"))
@@ -123,7 +128,8 @@ def _from_library(
             for suffix in (".yaml", ".yml"):
                 candidate = directory / library / f"{ref}{suffix}"
                 if candidate.is_file():
-                    return _library_case(candidate, agents)
+                    overrides = {"mcp_servers": entry["mcp_servers"]} if "mcp_servers" in entry else {}
+                    return _library_case(candidate, shared, overrides)
             looked.append(str(directory / library))
         if len(looked) >= 8:
             break
@@ -133,11 +139,17 @@ def _from_library(
     return list(reader.errors)
 
 
-def _library_case(path: Path, agents: list[Any]) -> list[AgentCase | LoadError]:
+def _library_case(
+    path: Path, shared: dict[str, Any], overrides: dict[str, Any]
+) -> list[AgentCase | LoadError]:
+    """The library test case's scenarios; `overrides` (the ref's `mcp_servers`) replace their own."""
     source = read_yaml(path)
     found: list[AgentCase | LoadError] = list(source.errors)
     for document in source.documents:
-        found.extend(_Scenario(Reader(document), (), {"agents": agents}).case())
+        for item in _Scenario(Reader(document), (), shared).case():
+            if isinstance(item, AgentCase) and overrides:
+                item = item.model_copy(update={"metadata": {**item.metadata, **overrides}})
+            found.append(item)
     return found
 
 

@@ -7,7 +7,11 @@ name: refund flow                 # default: the file name
 id: refund                        # matches recorded runs that name their scenario
 context: {ORDER: ORD-9921}        # variables for expressions
 prompt: I was charged twice       # one user turn; or `turns: [{user: ..., expect: [...]}, ...]`
-judge_context: {prompt: true, tool_sequence: true, tool_inputs: true}
+judge_context: {prompt: true, tool_sequence: true, tool_inputs: true, tool_outputs: true, tool_catalog: true}
+servers:                          # `toolproof eval`: MCP servers by name, each like mcp-assert's `server:`
+  notes: {command: python, args: [examples/servers/notes_server.py]}
+agent: {provider: openai, model: gpt-4o-mini, system: "...", max_steps: 30}   # for `toolproof eval`
+target: {url: "http://127.0.0.1:8000/chat", auth: {bearer_env: AGENT_TOKEN}}    # or an agent over HTTP
 expect:                           # checks on the whole conversation; each item is one check
   - called: lookup_order          # or {tool, args, index, strict, forbidden_args, forbidden_values, error}
   - not_called: [delete_account]
@@ -43,7 +47,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
+from toolproof.load.target import read_target
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.scenario import (
@@ -234,6 +240,8 @@ def default_name(document: Document) -> str:
 
 CASE_KEYS = frozenset(
     {"name", "id", "prompt", "turns", "expect", "context", "judge_context", "system", "body", "skip", "tags"}
+    | {"servers", "agent"}
+    | {"target"}
 )
 TURN_KEYS = frozenset({"user", "expect"})
 COMMON_KEYS = frozenset({"id", "depends_on", "label"})
@@ -282,6 +290,15 @@ class _Own:
         judge = self.judge_context(data.get("judge_context", {}))
         skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
         tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
+        metadata: dict[str, Any] = {"tags": tags} if tags else {}
+        if "servers" in data:
+            metadata["servers"], errors = read_servers(r.document, data["servers"], ("servers",))
+            r.errors.extend(errors)
+        if "agent" in data:
+            metadata["agent"], errors = read_agent(r.document, data["agent"], ("agent",))
+            r.errors.extend(errors)
+        if "target" in data:
+            metadata["target"] = read_target(r, data["target"], ("target",))
         if r.errors or name is None:
             return list(r.errors)
         case = AgentCase(
@@ -296,7 +313,7 @@ class _Own:
             system=data.get("system"),
             custom_body=data.get("body"),
             skip=bool(skip),
-            metadata={"tags": tags} if tags else {},
+            metadata=metadata,
         )
         return r.finish(case, self.placed)
 
@@ -318,13 +335,10 @@ class _Own:
 
     def judge_context(self, value: Any) -> JudgeContext:
         data = self.r.mapping(value, ("judge_context",)) or {}
-        self.r.keys(data, ("judge_context",), ("prompt", "tool_sequence", "tool_inputs"))
+        names = ("prompt", "tool_sequence", "tool_inputs", "tool_outputs", "tool_catalog")
+        self.r.keys(data, ("judge_context",), names)
         flags = {key: self.r.boolean(data[key], ("judge_context", key)) for key in data}
-        return JudgeContext(
-            include_prompt=bool(flags.get("prompt")),
-            include_tool_sequence=bool(flags.get("tool_sequence")),
-            include_tool_inputs=bool(flags.get("tool_inputs")),
-        )
+        return JudgeContext(**{f"include_{key}": bool(flags.get(key)) for key in names})
 
     def checks(self, value: Any, path: KeyPath) -> list[Assertion]:
         if not isinstance(value, list):

@@ -203,7 +203,9 @@ class ServerProcess:
     async def drain_stderr(self) -> None:
         """Read stderr until it closes, keeping only the tail, so a chatty server never blocks on it."""
         stream = self.process.stderr
-        assert stream is not None
+        if stream is None:  # inherited: the server writes to our stderr itself
+            self._stderr_closed.set()
+            return
         try:
             while True:
                 self._stderr.add(await stream.receive(STDERR_TAIL_BYTES))
@@ -265,8 +267,12 @@ async def run_server(
     *,
     stop_grace: float,
     term_grace: float,
+    inherit_stderr: bool = False,
 ) -> AsyncIterator[ServerProcess]:
-    """Start `command args` (no shell) with exactly `env`; on exit stop it and everything it started."""
+    """Start `command args` (no shell) with exactly `env`; on exit stop it and everything it started.
+
+    With `inherit_stderr` the server writes to this process's stderr directly and no tail is kept.
+    """
     executable = resolve_command(command, env, cwd)
     if cwd is not None and not os.path.isdir(cwd):
         raise SpawnFailed(f"cannot start {command!r}: working directory {cwd!r} does not exist")
@@ -276,7 +282,7 @@ async def run_server(
             [executable, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=None if inherit_stderr else subprocess.PIPE,
             env=dict(env),
             cwd=cwd,
             start_new_session=True,

@@ -2,6 +2,8 @@
 
 Requests go out exactly as built and results come back exactly as sent (camelCase wire keys), checked
 only against the protocol schema: no client-side output-schema validation, no implicit tools/list.
+In the 2026-07-28 era, a result that asks for input (sampling, elicitation, roots) is answered from the
+same mocks that answer the handshake era's server-to-client requests, and the request is sent again.
 Every failure is raised as `RequestFailed`.
 """
 
@@ -13,9 +15,11 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager, contextmanager
 from typing import Any, Protocol
 
+import anyio
 import mcp_types as types
 from mcp import Client
 from mcp.client._transport import TransportStreams
+from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +38,10 @@ from toolproof.model.suite import Transport
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
 MAX_PAGES = 1000
+MAX_INPUT_ROUNDS = 10
+STATE_ONLY_WAIT_S = 0.05
+INPUT_REQUIRED = "input_required"
+MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
 
 
@@ -76,6 +84,7 @@ class Session:
         self._timeout = timeout
         self._progress_token: str | None = None
         self._progress_calls = 0
+        self._tools: dict[str, dict[str, Any]] | None = None
 
     @property
     def notifications(self) -> list[Notification]:
@@ -139,10 +148,49 @@ class Session:
     async def request(
         self, method: str, params: dict[str, Any] | None = None, *, during: str = ""
     ) -> dict[str, Any]:
-        """Send any request as built; return its result as sent."""
+        """Send any request as built; return its (final) result as sent."""
         with self._failures(during or method):
-            result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+            result = await self._send(method, params)
+            rounds = 0
+            while result.get("resultType") == INPUT_REQUIRED:
+                rounds += 1
+                if rounds > MAX_INPUT_ROUNDS:
+                    raise RuntimeError(f"the server still asked for input after {MAX_INPUT_ROUNDS} rounds")
+                result = await self._send(method, await self._with_input(params, result))
+        return result
+
+    async def _send(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
         return result.wire()
+
+    async def _with_input(self, params: dict[str, Any] | None, asked: dict[str, Any]) -> dict[str, Any]:
+        """`params` for the retry of a request whose result asked for input: the mocks' answers to its
+        input requests and its request state echoed unchanged (2026-07-28, SEP-2322)."""
+        parsed = types.InputRequiredResult.model_validate(asked)
+        retry = dict(params or {})
+        if parsed.input_requests:
+            retry["inputResponses"] = {
+                key: await self._answer(key, request) for key, request in parsed.input_requests.items()
+            }
+        else:
+            retry.pop("inputResponses", None)
+            await anyio.sleep(STATE_ONLY_WAIT_S)  # only state: the server is still working
+        if parsed.request_state is not None:
+            retry["requestState"] = parsed.request_state
+        return retry
+
+    async def _answer(self, key: str, request: types.InputRequest) -> dict[str, Any]:
+        """The configured mock's answer to one input request (the same callbacks as the handshake era)."""
+        session = self._client.session
+        context = ClientRequestContext(session=session, request_id=key, meta=None)
+        answer = await session.dispatch_input_request(context, request)
+        if isinstance(answer, types.ErrorData):
+            option = MOCK_KEYS.get(request.method, request.method)
+            raise RuntimeError(
+                f"the server asked for {request.method}, which the client did not offer "
+                f"(give the case client_capabilities.{option} to answer it)"
+            )
+        return answer.model_dump(by_alias=True, mode="json", exclude_none=True)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], *, progress: bool = False
@@ -156,7 +204,7 @@ class Session:
         return await self.request("tools/call", params, during=f"tools/call {name}")
 
     async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool, following nextCursor through all pages."""
+        """Every tool, following nextCursor through all pages; remembered for `tool_declaration`."""
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
@@ -164,9 +212,16 @@ class Session:
             tools.extend(page.get("tools") or [])
             cursor = page.get("nextCursor")
             if not cursor:
+                self._tools = {str(tool.get("name")): tool for tool in tools if isinstance(tool, dict)}
                 return tools
         message = f"tools/list: still paginating after {MAX_PAGES} pages"
         raise RequestFailed(Failure(kind=FailureKind.PROTOCOL, message=message), self.stderr)
+
+    async def tool_declaration(self, name: str) -> dict[str, Any] | None:
+        """The tool as tools/list declared it (None if it is not listed); lists the tools once per session."""
+        if self._tools is None:
+            await self.list_tools()
+        return (self._tools or {}).get(name)
 
     async def list_resources(self, cursor: str | None = None) -> dict[str, Any]:
         return await self.request("resources/list", _page(cursor))

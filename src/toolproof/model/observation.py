@@ -41,7 +41,8 @@ class Observation(BaseModel):
     """The answer to the checked request.
 
     `text` is what the text expectations read: the result's text content blocks joined with a newline (for
-    listings and completions, the result's JSON). `files_before` / `files_after` hold the contents (None =
+    listings and completions, the result's JSON). `tool` is the called tool's declaration, against whose
+    outputSchema the result is checked. `files_before` / `files_after` hold the contents (None =
     absent) of the files the expectations name, read by the runner so that checkers stay pure.
     """
 
@@ -58,3 +59,4 @@ class Observation(BaseModel):
     files_before: dict[str, bytes | None] = Field(default_factory=dict)
     files_after: dict[str, bytes | None] = Field(default_factory=dict)
     duration_s: float = 0.0
+    tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed

@@ -42,8 +42,31 @@ class Failure(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class TrialStats(BaseModel):
+    """How a case fared over repeated trials: `passed` of `n`, pass@k and pass^k at `k`, and whether at least
+    `threshold` of the trials passed (`ok`). Computed by `toolproof.check.trials`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    n: int
+    passed: int
+    k: int
+    pass_at_k: float
+    pass_hat_k: float
+    threshold: float = 1.0
+    statuses: tuple[Status, ...] = ()
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.n if self.n else 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.n > 0 and self.passed >= self.threshold * self.n - 1e-9
+
+
 class CaseResult(BaseModel):
-    """The verdict on one case (one trial of it)."""
+    """The verdict on one case (one trial of it, or, with `trials`, all its trials together)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -57,6 +80,7 @@ class CaseResult(BaseModel):
     trial: int = 1
     stderr: str = ""  # the server's stderr tail, kept for failures
     phases: dict[str, float] = Field(default_factory=dict)  # seconds per phase: start, setup, call, stop
+    trials: TrialStats | None = None  # set on the one result that stands for several trials of a case
 
     @property
     def node_id(self) -> str:

@@ -325,11 +325,14 @@ Assertion = Annotated[
 
 
 class JudgeContext(Rule):
-    """What the judge request carries besides the answer (MCPLab `agent_context`)."""
+    """What the judge request carries besides the answer (MCPLab `agent_context`; the tool outputs and the
+    tool catalog offered to the agent are toolproof's additions)."""
 
     include_prompt: bool = False
     include_tool_sequence: bool = False
     include_tool_inputs: bool = False
+    include_tool_outputs: bool = False
+    include_tool_catalog: bool = False
 
 
 class AgentTurn(Rule):

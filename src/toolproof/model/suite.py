@@ -126,6 +126,8 @@ class Expect(Strict):
     file_unchanged: TextList | None = None
     in_order: TextList | None = None
     min_progress: int | None = None
+    structured: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in structuredContent
+    structured_schema: dict[str, Any] | None = None  # toolproof's own: a JSON Schema for structuredContent
 
     def file_paths_after(self) -> list[str]:
         """Paths (unsubstituted) whose content the checks need after the request."""
@@ -206,6 +208,33 @@ class SamplingBlock(Strict):
     expect: Expect = Field(default_factory=Expect)
 
 
+class ToolExpect(Strict):
+    """What one tool's tools/list declaration must hold; an empty one only requires the tool to be listed."""
+
+    input: TextList | None = None  # property names of inputSchema
+    required: TextList | None = None  # names in inputSchema.required
+    annotations: dict[str, Any] | None = None  # hint -> value; an undeclared hint has the spec's default
+    description: Text | None = None  # RE2 pattern searched in the description
+    output_schema: bool | None = None  # whether it declares an outputSchema
+    declared: dict[str, Any] | None = None  # RFC 9535 path -> value in the declaration as listed
+
+
+class ToolsExpect(Strict):
+    """Expectations on the server's tool listing (every page)."""
+
+    tools: dict[str, ToolExpect] | None = None  # each must be listed, with what its ToolExpect asks
+    absent: TextList | None = None  # names that must not be listed
+    min_tools: int | None = None
+    max_tools: int | None = None
+
+
+class ToolsBlock(Strict):
+    """`assert_tools:` - tools/list (toolproof's own block), checked against the declarations expected."""
+
+    kind: Literal["assert_tools"] = Field(default="assert_tools", exclude=True)
+    expect: ToolsExpect = Field(default_factory=ToolsExpect)
+
+
 class LoggingExpect(Strict):
     min_messages: int | None = None
     contains_level: TextList | None = None
@@ -273,6 +302,7 @@ Block = Annotated[
     | SamplingBlock
     | LoggingBlock
     | NotificationsBlock
+    | ToolsBlock
     | TrajectoryBlock,
     Field(discriminator="kind"),
 ]

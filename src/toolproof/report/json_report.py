@@ -69,7 +69,7 @@ class JsonReport:
 
     def _result(self, result: CaseResult) -> dict[str, Any]:
         scrub = self._scrub
-        return {
+        entry: dict[str, Any] = {
             "node_id": scrub(result.node_id),
             "name": scrub(result.name),
             "file": scrub(result.file.as_posix()),
@@ -82,6 +82,19 @@ class JsonReport:
             "stderr": scrub(result.stderr),
             "phases_ms": {scrub(name): _millis(seconds) for name, seconds in result.phases.items()},
         }
+        if result.trials is not None:  # only on the one result that stands for several trials
+            stats = result.trials
+            entry["trials"] = {
+                "n": stats.n,
+                "passed": stats.passed,
+                "k": stats.k,
+                "pass_at_k": round(stats.pass_at_k, 6),
+                "pass_hat_k": round(stats.pass_hat_k, 6),
+                "pass_rate": round(stats.rate, 6),
+                "threshold": stats.threshold,
+                "statuses": [status.value for status in stats.statuses],
+            }
+        return entry
 
     def _failure(self, failure: Failure) -> dict[str, Any]:
         return {

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
-from toolproof.model.result import CaseResult, Status
+from toolproof.model.result import CaseResult, Status, TrialStats
 from toolproof.report.describe import (
     display_name,
     failure_lines,
@@ -138,6 +138,8 @@ class TerminalReport:
                 head.append(f"  ({self._line(result.reason)})", style="dim")
         else:
             head.append(f"  {format_duration(result.duration_s)}", style="dim")
+        if result.trials is not None:
+            head.append(f"  {trials_line(result.trials)}", style="dim")
         lines = [head]
         if self._verbosity >= Verbosity.VERBOSE and result.phases:
             phases = ", ".join(f"{name} {format_duration(s)}" for name, s in result.phases.items())
@@ -188,9 +190,26 @@ class TerminalReport:
                 node = f"{result.file}::{display_name(result, numbered=result.trial > 1)}"
                 self._console.print(Text.assemble("  ", self._mark(result.status), " ", self._line(node)))
             self._printed = True
+        reliable = [result for result in event.results if result.trials is not None]
+        if reliable:
+            if self._printed:
+                self._console.print()
+            self._console.print(Text("reliability:", style="bold"))
+            for result in reliable:
+                assert result.trials is not None
+                self._console.print(f"  {self._line(result.name)}  {trials_line(result.trials)}")
+            self._printed = True
         if self._printed:
             self._console.print()
         self._console.print(Text(_summary_text(summary), style=_summary_style(summary)))
+
+
+def trials_line(stats: TrialStats) -> str:
+    """`3/5 trials passed, pass@5 1.00, pass^5 0.00`."""
+    return (
+        f"{stats.passed}/{stats.n} trials passed, pass@{stats.k} {stats.pass_at_k:.2f}, "
+        f"pass^{stats.k} {stats.pass_hat_k:.2f}"
+    )
 
 
 def _summary_text(summary: Summary) -> str:

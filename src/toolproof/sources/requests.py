@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 
+from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session
 from toolproof.model.observation import LogMessage, Notification, Observation
 from toolproof.model.suite import (
@@ -19,6 +20,7 @@ from toolproof.model.suite import (
     PromptsBlock,
     ResourcesBlock,
     SamplingBlock,
+    ToolsBlock,
 )
 from toolproof.run.template import fill
 
@@ -35,7 +37,9 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _tool_observation(result: dict[str, Any], notes: list[Notification], started: float) -> Observation:
+def _tool_observation(
+    result: dict[str, Any], notes: list[Notification], started: float, tool: dict[str, Any] | None = None
+) -> Observation:
     content = list(result.get("content") or [])
     return Observation(
         text=content_text(content),
@@ -46,7 +50,17 @@ def _tool_observation(result: dict[str, Any], notes: list[Notification], started
         notifications=notes,
         progress_count=sum(1 for note in notes if note.method == "notifications/progress"),
         duration_s=time.perf_counter() - started,
+        tool=tool,
     )
+
+
+async def _declaration(session: Session, name: str) -> dict[str, Any] | None:
+    """The tool as tools/list declares it, for the outputSchema check; None when it is not listed or the
+    listing fails (the case tests the call, not the listing, so a failed listing only skips that check)."""
+    try:
+        return await session.tool_declaration(name)
+    except RequestFailed:
+        return None
 
 
 async def _since(session: Session, mark: int, grace_s: float) -> list[Notification]:
@@ -61,24 +75,27 @@ async def observe_tool(
 ) -> Observation:
     """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
     progress = isinstance(block, AssertBlock) and block.capture_progress
+    tool = await _declaration(session, block.tool)
     mark, started = session.mark(), time.perf_counter()
     result = await session.call_tool(block.tool, fill(block.args, variables), progress=progress)
-    return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started)
+    return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started, tool)
 
 
 async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """Every notification from the moment the call is sent until the grace period after its result."""
+    tool = await _declaration(session, block.tool)
     mark, started = session.mark(), time.perf_counter()
     result = await session.call_tool(block.tool, fill(block.args, variables), progress=True)
-    return _tool_observation(result, await _since(session, mark, grace_s), started)
+    return _tool_observation(result, await _since(session, mark, grace_s), started, tool)
 
 
 async def observe_logging(
     block: LoggingBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """`logging/setLevel`, then the optional tool call; log messages from then until the grace period."""
+    tool = await _declaration(session, block.tool) if block.tool else None
     started = time.perf_counter()
     await session.set_log_level(block.set_level)
     mark = session.mark()
@@ -91,7 +108,7 @@ async def observe_logging(
         for p in (note.params for note in notes if note.method == "notifications/message")
         if isinstance(p, dict)
     ]
-    return _tool_observation(result, notes, started).model_copy(update={"logs": logs})
+    return _tool_observation(result, notes, started, tool).model_copy(update={"logs": logs})
 
 
 async def observe_resources(
@@ -123,7 +140,7 @@ def _resource_text(item: dict[str, Any]) -> str:
     if "text" in item:
         return str(item["text"])
     blob = str(item.get("blob", ""))
-    return f"<blob mimeType={item.get('mimeType', '')} len={len(blob)}>"
+    return f'<blob mimeType="{item.get("mimeType", "")}" len={len(blob)}>'
 
 
 async def _wait_for(session: Session, mark: int, method: str, limit_s: float) -> None:
@@ -167,6 +184,15 @@ async def observe_completion(
     return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
 
 
+async def observe_tools(
+    block: ToolsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+) -> Observation:
+    """tools/list through every page; the result is `{"tools": [...]}` and the text its JSON."""
+    started = time.perf_counter()
+    result = {"tools": await session.list_tools()}
+    return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
+
+
 Observer = Callable[[Any, Session, Mapping[str, str], float], Awaitable[Observation]]
 
 OBSERVERS: dict[type, Observer] = {
@@ -177,4 +203,5 @@ OBSERVERS: dict[type, Observer] = {
     ResourcesBlock: observe_resources,
     PromptsBlock: observe_prompts,
     CompletionBlock: observe_completion,
+    ToolsBlock: observe_tools,
 }

@@ -270,3 +270,31 @@ def test_detect() -> None:
     assert scenario_file.detect({"turns": [{"user": "hi"}]})
     assert not scenario_file.detect({"turns": [{"input_utterance": "hi"}]})
     assert not scenario_file.detect({"assert": {"expect": {}}})
+
+
+def test_servers_and_agent_for_live_runs(tmp_path: Path) -> None:
+    from toolproof.load.agent_cases import load_agent_cases
+
+    path = tmp_path / "live.yaml"
+    path.write_text(
+        "prompt: hi\nexpect: []\n"
+        "servers:\n  notes: {command: python, args: [n.py], transport: STDIO}\n"
+        "  web: {url: 'http://x/mcp', transport: http}\n"
+        "agent: {provider: scripted, max_steps: 3}\n"
+        "judge_context: {tool_outputs: true, tool_catalog: true}\n"
+    )
+    (case,), errors = load_agent_cases([path])
+    assert not errors
+    assert case.metadata["servers"]["notes"].args == ["n.py"]
+    assert case.metadata["agent"] == {"provider": "scripted", "max_steps": 3}
+    assert case.judge_context.include_tool_outputs and case.judge_context.include_tool_catalog
+    path.write_text(
+        "prompt: hi\nexpect: []\nservers:\n  notes: {transport: http}\n  bad name: {command: x}\n"
+        "agent: {provider: scripted, max_steps: 0, modle: x}\n"
+    )
+    _, errors = load_agent_cases([path])
+    messages = {(error.field, error.message) for error in errors}
+    assert ("servers.notes", "a http server needs a url") in messages
+    assert ("servers.bad name", "a server name is letters, digits, '_' and '-' only") in messages
+    assert ("agent.max_steps", "must be a whole number >= 1, got 0") in messages
+    assert ("agent.modle", "unknown key") in messages

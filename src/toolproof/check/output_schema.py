@@ -1,0 +1,41 @@
+"""A tool's result against the outputSchema the tool itself declared in tools/list.
+
+The spec requires a tool with an outputSchema to return `structuredContent` that conforms to it; results with
+`isError: true` are exempt. A breach is the server contradicting its own declaration, whatever the case
+expected, so it is a `protocol` failure (the same class as any other reply that is not valid MCP).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolproof.check.schemas import schema_violation
+from toolproof.check.structured import has_structured, shown
+from toolproof.model.observation import Observation
+from toolproof.model.result import Failure, FailureKind
+
+
+def _fail(tool: str, message: str, expected: Any = None, actual: Any = None) -> Failure:
+    return Failure(
+        kind=FailureKind.PROTOCOL, check="output_schema", message=f"output_schema: tool {tool!r} {message}",
+        expected=expected, actual=actual, details={"tool": tool},
+    )
+
+
+def check_output_schema(obs: Observation) -> Failure | None:
+    """None unless the called tool declared an outputSchema that its successful result breaks."""
+    declaration = obs.tool
+    if declaration is None or obs.is_error or declaration.get("outputSchema") is None:
+        return None
+    name = str(declaration.get("name", ""))
+    schema = declaration["outputSchema"]
+    if not isinstance(schema, dict):
+        return _fail(name, f"declares an outputSchema that is not a JSON object: {shown(schema)}")
+    if not has_structured(obs):
+        return _fail(name, f"declares an outputSchema but its result has no structuredContent; text: "
+                     f"{shown(obs.text)}", expected=schema)
+    violation = schema_violation(schema, obs.structured)
+    if violation is None:
+        return None
+    return _fail(name, f"returned structuredContent that breaks its own outputSchema {violation}; "
+                 f"structuredContent: {shown(obs.structured)}", expected=schema, actual=obs.structured)

@@ -1,0 +1,99 @@
+"""Make a provider from a small config.
+
+API keys come only from the environment: `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or the variable named by
+`api_key_env`. The SDKs are imported only when their provider is made, so commands that never talk to a
+model never load them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from toolproof.load.durations import parse_duration
+from toolproof.providers.base import Provider, ProviderError
+from toolproof.providers.retry import RetryPolicy
+
+ProviderKind = Literal["openai", "anthropic", "scripted"]
+KEY_VARIABLES: dict[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+
+
+def _seconds(value: Any) -> Any:
+    return parse_duration(value) if isinstance(value, str) else value
+
+
+class ProviderConfigError(ProviderError):
+    """A provider that cannot be made as configured (a missing key, a missing script)."""
+
+
+class ProviderConfig(BaseModel):
+    """Which provider to make and how it behaves.
+
+    `model` is what requests name (required for `openai` and `anthropic`); `script` is the script file of a
+    `scripted` provider; `max_retries` counts tries after the first; `timeout` bounds one HTTP request
+    (seconds, or a duration such as `30s`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ProviderKind
+    model: str = ""
+    base_url: str | None = None
+    api_key_env: str | None = None
+    script: Path | None = None
+    max_concurrency: int = Field(default=4, ge=1)
+    max_retries: int = Field(default=3, ge=0)
+    timeout: Annotated[float, BeforeValidator(_seconds)] = Field(default=60.0, gt=0)
+
+    @model_validator(mode="after")
+    def _complete(self) -> ProviderConfig:
+        if self.kind == "scripted" and self.script is None:
+            raise ValueError("a scripted provider needs `script`")
+        if self.kind != "scripted" and not self.model:
+            raise ValueError(f"an {self.kind} provider needs `model`")
+        return self
+
+
+def api_key(config: ProviderConfig, environ: Mapping[str, str]) -> str:
+    """The API key for `config` from `environ`; ProviderConfigError naming the variable when it is unset."""
+    variable = config.api_key_env or KEY_VARIABLES[config.kind]
+    value = environ.get(variable, "").strip()
+    if not value:
+        state = "is empty" if variable in environ else "is not set"
+        raise ProviderConfigError(f"{config.kind} provider: the API key variable {variable} {state}")
+    return value
+
+
+def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = None) -> Provider:
+    """The provider `config` describes; keys are read from `environ` (default: the process environment)."""
+    if config.kind == "scripted":
+        from toolproof.providers.scripted import ScriptedProvider
+
+        assert config.script is not None  # checked by ProviderConfig
+        return ScriptedProvider.load(config.script)
+    key = api_key(config, os.environ if environ is None else environ)
+    retry = RetryPolicy(max_attempts=config.max_retries + 1)
+    if config.kind == "openai":
+        from toolproof.providers.openai_chat import OpenAIChatProvider
+
+        return OpenAIChatProvider(
+            api_key=key, base_url=config.base_url, timeout=config.timeout,
+            max_concurrency=config.max_concurrency, retry=retry,
+        )
+    from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
+
+    return AnthropicMessagesProvider(
+        api_key=key, base_url=config.base_url, timeout=config.timeout,
+        max_concurrency=config.max_concurrency, retry=retry,
+    )
+
+
+async def close_provider(provider: Provider) -> None:
+    """Release the connections of a provider that holds any (the HTTP adapters); others need nothing."""
+    close = getattr(provider, "aclose", None)
+    if close is not None:
+        await close()

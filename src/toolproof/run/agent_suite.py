@@ -1,0 +1,266 @@
+"""Run planned agent cases: each trial opens its servers, plays the conversation, is checked and judged.
+
+A trial's failure is a verdict, never a raise: a server that cannot start, a tool name clash, a run that
+times out, a model that fails or never gives a final answer, a cassette that does not hold a request. With
+several trials a case gets one result that stands for all of them (pass@k, pass^k, the pass threshold);
+trials of all cases share the `jobs` slots. No server process outlives the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolproof.check.expressions import Clock
+from toolproof.check.trials import combine
+from toolproof.load.errors import LoadError
+from toolproof.mcp.errors import RequestFailed
+from toolproof.mcp.process import reap_strays
+from toolproof.model.events import Sink
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.scenario import AgentCase
+from toolproof.model.target import HttpTarget
+from toolproof.model.transcript import Transcript
+from toolproof.providers.base import Provider
+from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
+from toolproof.run.scheduler import Slot, run_all
+from toolproof.run.server_suite import load_error_result
+from toolproof.sources.agent.cassette import (
+    Cassette,
+    CassetteError,
+    RecordingProvider,
+    RecordingToolHost,
+    ReplayProvider,
+    ReplayToolHost,
+    cassette_file,
+)
+from toolproof.sources.agent.host import ToolHost
+from toolproof.sources.agent.judging import JudgeModel, evaluate_judged
+from toolproof.sources.agent.loop import STOP_MAX_STEPS, AgentSettings, run_conversation
+from toolproof.sources.agent.mcp_tools import ToolNameClash, open_tool_host
+from toolproof.sources.connect import connect_spec
+from toolproof.sources.http_target import run_http_target
+from toolproof.sources.options import ServerOptions
+
+Item = Plan | Unplannable | LoadError
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """Run-wide settings of `toolproof eval`."""
+
+    server: ServerOptions
+    providers: Mapping[AgentSpec, Provider]
+    judge: JudgeModel | None = None
+    trials: int = 1
+    k: int | None = None
+    pass_threshold: float = 1.0
+    record: Path | None = None
+    replay: Path | None = None
+
+
+def unplannable_result(item: Unplannable) -> CaseResult:
+    case = item.case
+    failure = Failure(kind=FailureKind.CONFIG, message=item.message)
+    return CaseResult(
+        name=case.name, file=case.source.file, line=case.source.line, status=Status.ERROR, failure=failure
+    )
+
+
+async def run_agent_suite(
+    items: Sequence[Item], options: EvalOptions, *, jobs: int, sink: Sink
+) -> list[CaseResult]:
+    """Every item's verdict (one per case, whatever the number of trials), in order."""
+    trial_slots = anyio.CapacityLimiter(max(1, jobs))
+
+    async def execute(item: Item, slot: Slot) -> CaseResult:
+        if isinstance(item, LoadError):
+            return load_error_result(item)
+        if isinstance(item, Unplannable):
+            return unplannable_result(item)
+        if options.trials == 1:
+            return await run_trial(item, options, 1)
+        results: list[CaseResult | None] = [None] * options.trials
+
+        async def one(trial: int) -> None:
+            async with trial_slots:
+                results[trial - 1] = await run_trial(item, options, trial)
+
+        async with anyio.create_task_group() as group:
+            for trial in range(1, options.trials + 1):
+                group.start_soon(one, trial)
+        done = [result for result in results if result is not None]
+        return combine(done, k=options.k, threshold=options.pass_threshold)
+
+    def name_of(item: Item) -> str:
+        return str(item.file) if isinstance(item, LoadError) else item.case.name
+
+    try:
+        return await run_all(items, execute, name_of, jobs=jobs, sink=sink, title="toolproof eval")
+    finally:
+        reap_strays()
+
+
+async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
+    """One trial of one case, to a verdict."""
+    case = plan.case
+    started = time.perf_counter()
+
+    def verdict(status: Status, failure: Failure | None = None, **extra: Any) -> CaseResult:
+        return CaseResult(
+            name=case.name,
+            file=case.source.file,
+            line=case.source.line,
+            status=status,
+            failure=failure,
+            duration_s=time.perf_counter() - started,
+            trial=trial,
+            **extra,
+        )
+
+    if case.skip:
+        return verdict(Status.SKIP, reason="skip: true in the case")
+    cassette = _cassette(case, options, trial)
+    if isinstance(cassette, Failure):
+        return verdict(Status.ERROR, cassette)
+    judge = options.judge
+    target = _http_target(case)
+    live = options.providers.get(plan.agent)
+    if cassette is not None and options.replay:
+        provider: Provider | None = ReplayProvider(cassette)
+    elif cassette is not None and live is not None:
+        provider = RecordingProvider(live, cassette)
+    else:
+        provider = live
+    if cassette is not None and judge is not None:
+        wrapped = (
+            ReplayProvider(cassette) if options.replay else RecordingProvider(judge.provider, cassette)
+        )
+        judge = JudgeModel(wrapped, judge.model, judge.max_tokens, judge.temperature)
+    stderr: list[str] = []
+    try:
+        with anyio.fail_after(options.server.timeout_s):
+            if target is not None:
+                target_run = await run_http_target(case, target, environ=options.server.environ)
+                run, stop = target_run.transcript, target_run.failure
+            else:
+                assert provider is not None, "a planned agent always has its provider"
+                async with _tool_host(plan, options, cassette, stderr) as host:
+                    run = await run_conversation(
+                        case.id or case.name, _users(case), provider, host, _settings(plan)
+                    )
+                stop = _stop_failure(run)
+    except TimeoutError:
+        message = f"timed out after {options.server.timeout_s:g}s while the agent ran"
+        return verdict(
+            Status.FAIL, Failure(kind=FailureKind.TIMEOUT, message=message), stderr="".join(stderr)
+        )
+    except RequestFailed as error:
+        return verdict(Status.FAIL, error.failure, stderr=error.stderr or "".join(stderr))
+    except ToolNameClash as error:
+        return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=str(error)))
+    except CassetteError as error:
+        return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}"))
+    now = datetime.now().astimezone()
+    assert now.tzinfo is not None
+    evaluation = await evaluate_judged(case, run, clock=Clock(now, now.tzinfo), judge=judge)
+    if cassette is not None and not options.replay:
+        cassette.save()
+    result = _with_stop(evaluation.case_result(trial=trial), stop)
+    failed = result.status in (Status.FAIL, Status.ERROR)
+    return result.model_copy(
+        update={
+            "duration_s": time.perf_counter() - started,
+            "stderr": "".join(stderr) if failed else "",
+            "phases": {"agent": run.metadata.get("duration_ms", 0.0) / 1000},
+        }
+    )
+
+
+def _users(case: AgentCase) -> list[str]:
+    return [turn.user for turn in case.turns]
+
+
+def _settings(plan: Plan) -> AgentSettings:
+    agent = plan.agent
+    return AgentSettings(
+        model=agent.model,
+        system=agent.system,
+        max_steps=agent.max_steps,
+        max_tokens=agent.max_tokens,
+        temperature=agent.temperature,
+    )
+
+
+def _cassette(case: AgentCase, options: EvalOptions, trial: int) -> Cassette | Failure | None:
+    directory = options.replay or options.record
+    if directory is None:
+        return None
+    named = case if trial == 1 else case.model_copy(update={"name": f"{case.name} [trial {trial}]"})
+    path = cassette_file(directory, named)
+    if options.record:
+        return Cassette.recording(path, environ=options.server.environ)
+    try:
+        return Cassette.replaying(path, environ=options.server.environ)
+    except CassetteError as error:
+        return Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")
+
+
+@asynccontextmanager
+async def _tool_host(
+    plan: Plan, options: EvalOptions, cassette: Cassette | None, stderr: list[str]
+) -> AsyncIterator[ToolHost]:
+    """The tools of the plan's servers (live, recorded or replayed); their stderr is kept in `stderr`."""
+    if cassette is not None and options.replay:
+        yield ReplayToolHost(cassette)
+        return
+    timeout = options.server.timeout_s
+    specs = {
+        name: connect_spec(server, {}, options.server, request_timeout=timeout)
+        for name, server in plan.servers.items()
+    }
+    async with open_tool_host(specs) as host:
+        try:
+            yield RecordingToolHost(host, cassette) if cassette is not None else host
+        finally:
+            stderr.append(host.stderr)
+
+
+def _http_target(case: AgentCase) -> HttpTarget | None:
+    """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
+    target = getattr(case, "target", None) or case.metadata.get("target")
+    return target if isinstance(target, HttpTarget) else None
+
+
+def _stop_failure(run: Transcript) -> Failure | None:
+    """Why the agent loop stopped early (max steps: an expectation that did not hold; a failed model call:
+    a transport failure), or None."""
+    stop = run.metadata.get("stop")
+    if not isinstance(stop, dict):
+        return None
+    kind = FailureKind.EXPECTATION if stop.get("reason") == STOP_MAX_STEPS else FailureKind.TRANSPORT
+    return Failure(
+        kind=kind, message=str(stop.get("message")), check=str(stop.get("reason")), details={"stop": stop}
+    )
+
+
+def _with_stop(result: CaseResult, stop: Failure | None) -> CaseResult:
+    """The result of a run that stopped early: its failure says why first, then what the checks found."""
+    if stop is None:
+        return result
+    previous = result.failure
+    failure = stop.model_copy(
+        update={
+            "message": f"{stop.message}\n{previous.message}" if previous else stop.message,
+            "details": {**(previous.details if previous else {}), **stop.details},
+        }
+    )
+    status = Status.ERROR if result.status is Status.ERROR else Status.FAIL
+    return result.model_copy(update={"status": status, "failure": failure})

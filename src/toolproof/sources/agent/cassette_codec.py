@@ -1,0 +1,125 @@
+"""The plain-JSON form of the exchanges a cassette holds, their lookup keys, and secret masking. Pure.
+
+A model request is keyed by its canonical content (model, system, messages, tools, max_tokens, temperature;
+never the scenario or turn it was made for), a tool call by its name and arguments. Keys are computed after
+masking, so a request that carried a secret when it was recorded and carries `***` when replayed (because the
+replayed answers before it were masked) still finds its entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from toolproof.providers.base import ModelReply, ModelRequest, ToolSpec
+from toolproof.report.sanitize import redact
+from toolproof.sources.agent.host import ToolOutcome
+
+FORMAT_VERSION = 1
+KEY_LENGTH = 16
+_CONTEXT_ONLY = ("scenario", "turn")  # where a request was made; not part of what was asked
+
+_REQUEST = TypeAdapter(ModelRequest)
+_REPLY = TypeAdapter(ModelReply)
+_SPECS = TypeAdapter(tuple[ToolSpec, ...])
+_OUTCOME = TypeAdapter(ToolOutcome)
+T = TypeVar("T")
+
+
+class RecordError(ValueError):
+    """A cassette entry that does not decode; the message names the field."""
+
+
+def mask(value: Any, secrets: Iterable[str]) -> Any:
+    """A JSON-like value with every secret replaced by `***` in every string, mapping keys included."""
+    secrets = tuple(secrets)
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {redact(str(key), secrets): mask(item, secrets) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [mask(item, secrets) for item in value]
+    return value
+
+
+def key_of(record: Any) -> str:
+    """A short stable hash of a JSON-like value (keys sorted, no whitespace)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
+
+
+def request_record(request: ModelRequest) -> dict[str, Any]:
+    """What was asked of the model, as JSON."""
+    record: dict[str, Any] = _REQUEST.dump_python(request, mode="json")
+    for name in _CONTEXT_ONLY:
+        record.pop(name, None)
+    return record
+
+
+def call_record(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tool call as JSON."""
+    return {"name": name, "arguments": json.loads(json.dumps(arguments, default=str))}
+
+
+def reply_record(reply: ModelReply) -> dict[str, Any]:
+    return dict(_REPLY.dump_python(reply, mode="json"))
+
+
+def specs_record(specs: Iterable[ToolSpec]) -> list[Any]:
+    return list(_SPECS.dump_python(tuple(specs), mode="json"))
+
+
+def outcome_record(outcome: ToolOutcome) -> dict[str, Any]:
+    return dict(_OUTCOME.dump_python(outcome, mode="json"))
+
+
+def reply_from(record: Any) -> ModelReply:
+    return _decode(_REPLY, record, "reply")
+
+
+def specs_from(record: Any) -> tuple[ToolSpec, ...]:
+    return _decode(_SPECS, record, "tools")
+
+
+def outcome_from(record: Any) -> ToolOutcome:
+    return _decode(_OUTCOME, record, "outcome")
+
+
+def _decode(adapter: TypeAdapter[T], record: Any, field: str) -> T:
+    try:
+        return adapter.validate_python(record)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in (field, *first["loc"]))
+        raise RecordError(f"{where}: {first['msg']}") from None
+
+
+def describe_request(record: dict[str, Any]) -> str:
+    """The last message of a model request record, shortened, for a replay-miss message."""
+    messages = record.get("messages") or []
+    if not messages:
+        return "no messages"
+    last = messages[-1]
+    role = last.get("role", "?")
+    if last.get("tool_uses"):
+        names = ", ".join(str(use.get("name")) for use in last["tool_uses"])
+        return f"{role}: tool uses {names}"
+    text = str(last.get("text", ""))
+    return f"{role}: {_short(text)}"
+
+
+def describe_call(record: dict[str, Any]) -> str:
+    """A tool call record as `name {arguments}`, shortened."""
+    arguments = json.dumps(record.get("arguments"), sort_keys=True, ensure_ascii=False)
+    return f"{record.get('name')} {_short(arguments)}"
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = text.replace("\n", " ")
+    return repr(text if len(text) <= limit else text[:limit] + "...")

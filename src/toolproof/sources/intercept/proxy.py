@@ -1,0 +1,165 @@
+"""A stdio proxy between an agent and its MCP server that records the tool calls passing through.
+
+The server is started without a shell, in its own session, writing to our stderr. Every byte the agent
+sends goes to the server's stdin and every byte the server writes goes to the agent, as soon as it arrives,
+unchanged; the recorder only reads along. An agent's request is recorded before it is forwarded, so its
+response can never be seen first.
+
+When the agent closes our stdin, the server's stdin is closed, and the server may finish as it would
+without the proxy. The session ends when the server's stdout closes (it exited), when the agent stops
+reading our stdout, when the timeout fires, or on SIGTERM, SIGINT or SIGHUP (an agent that gives up on a
+server that does not exit sends one). Then the server and everything it started are stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import anyio
+import anyio.abc
+
+from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.sources.intercept.recorder import CallRecorder, RecordedCall
+
+READ_CHUNK = 64 * 1024
+EXIT_DRAIN_S = 0.5
+STOP_GRACE_S = 0.5
+TERM_GRACE_S = 0.5
+_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+Ending = Literal["agent", "server", "timeout", "signal"]
+
+
+class ByteSource(Protocol):
+    async def receive(self) -> bytes:
+        """The next bytes; `b""` at the end."""
+        ...
+
+
+class ByteSink(Protocol):
+    async def send(self, data: bytes) -> None:
+        """Write all of `data`; raise OSError when the reader is gone."""
+        ...
+
+
+@dataclass(frozen=True)
+class Interception:
+    """What a proxied session recorded and how it ended (`server_exit`: e.g. "exited with code 3")."""
+
+    calls: list[RecordedCall]
+    ending: Ending
+    server_exit: str
+    duration_s: float
+    timeout_s: float | None = None
+
+    def note(self) -> str | None:
+        """What a person should know about a session that did not end with the agent closing it."""
+        count = len(self.calls)
+        recorded = f"{count} tool call{'' if count == 1 else 's'} recorded"
+        if self.ending == "timeout":
+            return f"the session timed out after {self.timeout_s:g}s; {recorded}"
+        if self.ending == "signal":
+            return f"stopped by a signal; {recorded}"
+        if self.ending == "server":
+            return f"the server {self.server_exit} before the agent closed the session; {recorded}"
+        return None
+
+
+async def intercept(
+    command: Sequence[str],
+    env: Mapping[str, str],
+    agent_in: ByteSource,
+    agent_out: ByteSink,
+    *,
+    timeout_s: float | None = None,
+) -> Interception:
+    """Proxy one session between the agent (`agent_in`/`agent_out`) and `command`; no process outlives it.
+
+    Raises SpawnFailed when the server cannot be started.
+    """
+    started = time.perf_counter()
+    recorder = CallRecorder()
+    async with run_server(
+        command[0], command[1:], env, None,
+        stop_grace=STOP_GRACE_S, term_grace=TERM_GRACE_S, inherit_stderr=True,
+    ) as server:
+        ending = await _Proxy(server, agent_in, agent_out, recorder).run(timeout_s)
+    recorder.close()
+    duration = time.perf_counter() - started
+    return Interception(recorder.calls, ending, server.exit_description(), duration, timeout_s)
+
+
+class _Proxy:
+    def __init__(
+        self, server: ServerProcess, agent_in: ByteSource, agent_out: ByteSink, recorder: CallRecorder
+    ) -> None:
+        self._server, self._in, self._out, self._recorder = server, agent_in, agent_out, recorder
+        self._agent_closed = False
+        self._ending: Ending | None = None
+        self._scope = anyio.CancelScope()
+
+    async def run(self, timeout_s: float | None) -> Ending:
+        with anyio.move_on_after(timeout_s), self._scope:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(self._upstream)
+                tasks.start_soon(self._downstream)
+                tasks.start_soon(self._watch_exit)
+                tasks.start_soon(self._watch_signals)
+        return self._ending or "timeout"
+
+    def _end(self, why: Ending) -> None:
+        if self._ending is None:
+            self._ending = why
+        self._scope.cancel()
+
+    def _closed_by(self) -> Ending:
+        return "agent" if self._agent_closed else "server"
+
+    async def _upstream(self) -> None:
+        """Agent to server. Once the server stops reading, the agent's bytes are still read, and dropped."""
+        stdin = self._server.process.stdin
+        assert stdin is not None
+        forwarding = True
+        while chunk := await self._in.receive():
+            self._recorder.from_agent(chunk)
+            if forwarding:
+                try:
+                    await stdin.send(chunk)
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    forwarding = False
+        self._agent_closed = True
+        with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            await stdin.aclose()
+
+    async def _downstream(self) -> None:
+        """Server to agent, until the server's stdout closes or the agent stops reading ours."""
+        stdout = self._server.process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                chunk = await stdout.receive(READ_CHUNK)
+                try:
+                    await self._out.send(chunk)
+                except OSError:
+                    self._end("agent")
+                    return
+                self._recorder.from_server(chunk)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._end(self._closed_by())
+
+    async def _watch_exit(self) -> None:
+        """A server that exited while a child of its still holds its stdout ends the session too."""
+        await self._server.process.wait()
+        await anyio.sleep(EXIT_DRAIN_S)
+        self._end(self._closed_by())
+
+    async def _watch_signals(self) -> None:
+        with anyio.open_signal_receiver(*_SIGNALS) as received:
+            async for _ in received:
+                self._end("signal")
+                return

@@ -1,0 +1,38 @@
+"""The agent under test: agent_server.py on a free loopback port, with its own notes MCP server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.integration.mcp.helpers import free_port, wait_for_port
+
+AGENT = Path(__file__).with_name("agent_server.py")
+TOKEN = "tp-agent-token-5c1e9a"
+
+
+@pytest.fixture(scope="session")
+def agent_base() -> Iterator[str]:
+    """`http://127.0.0.1:PORT` of a running agent that wants `Authorization: Bearer TOKEN`."""
+    port = free_port()
+    env = {**os.environ, "AGENT_TOKEN": TOKEN}
+    process = subprocess.Popen(
+        [sys.executable, str(AGENT), "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

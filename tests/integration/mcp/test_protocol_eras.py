@@ -1,0 +1,111 @@
+"""Both protocol eras against servers written with the official SDK: the 2025-11-25 handshake, where the
+server sends sampling / elicitation / roots requests, and 2026-07-28, where it returns input_required results
+that the session answers from the same mocks and retries."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+from tests.integration.mcp.helpers import ROOT, stdio
+
+from toolproof.mcp.errors import RequestFailed
+from toolproof.mcp.session import open_session
+from toolproof.mcp.spec import ConnectSpec, Mocks, ProtocolMode
+from toolproof.model.result import FailureKind
+from toolproof.model.suite import ElicitationMock, SamplingMock
+
+pytestmark = pytest.mark.servers
+
+TRAVEL = ROOT / "examples" / "servers" / "travel_server.py"
+CONTRACT = ROOT / "tests" / "servers" / "contract_server.py"
+MOCKS = Mocks(
+    roots=("file:///srv/trips",),
+    sampling=SamplingMock(text="Walk the old town.", model="mock-model"),
+    elicitation=ElicitationMock(action="accept", content={"confirm": True, "traveller": "Ada"}),
+)
+
+
+def travel(protocol: ProtocolMode, mocks: Mocks = MOCKS) -> ConnectSpec:
+    return stdio(sys.executable, str(TRAVEL), protocol=protocol, mocks=mocks)
+
+
+def contract(mocks: Mocks) -> ConnectSpec:
+    return stdio(sys.executable, str(CONTRACT), protocol="2026-07-28", mocks=mocks)
+
+
+def methods(wire: list[Any], direction: str) -> list[str]:
+    return [str(getattr(r.message, "method", "")) for r in wire if r.direction == direction]
+
+
+@pytest.mark.parametrize(
+    ("protocol", "version"), [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28"), ("auto", "2026-07-28")]
+)
+async def test_every_client_request_is_answered_by_the_mocks(protocol: ProtocolMode, version: str) -> None:
+    async with open_session(travel(protocol)) as session:
+        assert session.protocol_version == version
+        suggested = await session.call_tool("suggest_trip", {"city": "Oslo"})
+        booked = await session.call_tool("book_trip", {"city": "Kyoto"})
+        folders = await session.call_tool("trip_folders", {})
+        wire = session.wire
+    suggestion = {"city": "Oslo", "suggestion": "Walk the old town.", "model": "mock-model"}
+    assert suggested["structuredContent"] == suggestion
+    assert booked["structuredContent"] == {"city": "Kyoto", "traveller": "Ada", "reference": "KYO-003"}
+    assert folders["structuredContent"] == {"folders": ["file:///srv/trips"]}
+    asked = {"sampling/createMessage", "elicitation/create", "roots/list"}
+    calls = methods(wire, "out").count("tools/call")
+    if version == "2025-11-25":  # asked over the back-channel, each call sent once
+        assert asked <= set(methods(wire, "in"))
+        assert calls == 3
+    else:  # asked inside input_required results: each call is sent again with the answers
+        assert not asked & set(methods(wire, "in"))
+        assert calls == 6
+        retries = [r.message.params for r in wire if getattr(r.message, "method", "") == "tools/call"][1::2]
+        assert all("inputResponses" in params and "requestState" in params for params in retries)
+
+
+async def test_a_declined_elicitation_is_a_tool_error_in_the_2026_era() -> None:
+    mocks = Mocks(elicitation=ElicitationMock(action="decline"))
+    async with open_session(travel("2026-07-28", mocks)) as session:
+        result = await session.call_tool("book_trip", {"city": "Oslo"})
+    assert result["isError"] is True
+
+
+async def test_the_tool_listing_is_fetched_once_per_session() -> None:
+    async with open_session(travel("2026-07-28")) as session:
+        forecast = await session.tool_declaration("forecast")
+        missing = await session.tool_declaration("no_such_tool")
+        listed = await session.list_tools()
+        again = await session.tool_declaration("forecast")
+        wire = session.wire
+    assert forecast is not None and forecast["outputSchema"]["type"] == "object"
+    assert missing is None
+    assert again == forecast and len(listed) == 4
+    assert methods(wire, "out").count("tools/list") == 2  # the explicit list_tools() and the first lookup
+
+
+async def test_input_answered_and_request_state_echoed() -> None:
+    spec = contract(Mocks(sampling=SamplingMock(text="hi")))
+    async with open_session(spec) as session:
+        result = await session.call_tool("ask_model", {})
+    assert result["content"][0]["text"] == "the model said 'hi' (state asked-once)"
+
+
+@pytest.mark.parametrize(
+    ("tool", "mocks", "message"),
+    [
+        ("ask_model", Mocks(), "tools/call ask_model: the server asked for sampling/createMessage, which the "
+         "client did not offer (give the case client_capabilities.sampling to answer it)"),
+        ("ask_forever", Mocks(sampling=SamplingMock(text="hi")),
+         "tools/call ask_forever: the server still asked for input after 10 rounds"),
+    ],
+)
+async def test_input_requests_that_cannot_settle_are_protocol_failures(
+    tool: str, mocks: Mocks, message: str
+) -> None:
+    async with open_session(contract(mocks)) as session:
+        with pytest.raises(RequestFailed) as raised:
+            await session.call_tool(tool, {})
+    assert raised.value.failure.kind is FailureKind.PROTOCOL
+    assert raised.value.failure.message == message

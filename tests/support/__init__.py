@@ -1,0 +1,1 @@
+"""Test helpers shared by several test directories (local stand-ins for external services)."""

@@ -1,0 +1,73 @@
+"""pass@k, pass^k and the verdict over trials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolproof.check.trials import combine, pass_at_k, pass_hat_k, trial_stats
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "at", "hat"),
+    [
+        (5, 5, 5, 1.0, 1.0),
+        (5, 0, 1, 0.0, 0.0),
+        (4, 2, 2, 5 / 6, 1 / 6),
+        (10, 3, 1, 0.3, 0.3),
+        (10, 3, 8, 1.0, 0.0),  # fewer failures than draws: some draw always passes
+        (3, 2, 3, 1.0, 0.0),
+    ],
+)
+def test_unbiased_estimators(n: int, c: int, k: int, at: float, hat: float) -> None:
+    assert pass_at_k(n, c, k) == pytest.approx(at)
+    assert pass_hat_k(n, c, k) == pytest.approx(hat)
+
+
+@pytest.mark.parametrize(("n", "c", "k"), [(3, 4, 1), (3, 1, 0), (3, 1, 4), (0, 0, 1)])
+def test_impossible_counts_are_refused(n: int, c: int, k: int) -> None:
+    with pytest.raises(ValueError, match="need 0 <= c <= n"):
+        pass_at_k(n, c, k)
+
+
+def test_stats_skip_skipped_trials_and_default_k_to_n() -> None:
+    stats = trial_stats([Status.PASS, Status.SKIP, Status.FAIL, Status.PASS], threshold=0.6)
+    assert (stats.n, stats.passed, stats.k) == (3, 2, 3)
+    assert stats.ok  # 2/3 >= 0.6
+    assert not trial_stats([Status.PASS, Status.FAIL], threshold=1.0).ok
+    with pytest.raises(ValueError, match="no trial ran"):
+        trial_stats([Status.SKIP])
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        trial_stats([Status.PASS], threshold=1.5)
+
+
+def result(trial: int, status: Status, message: str = "") -> CaseResult:
+    failure = Failure(kind=FailureKind.EXPECTATION, message=message, check="text") if message else None
+    return CaseResult(
+        name="c", file=Path("c.yaml"), status=status, failure=failure, trial=trial, duration_s=1.0
+    )
+
+
+def test_combine_passes_at_the_threshold_and_lists_failing_trials() -> None:
+    trials = [result(1, Status.PASS), result(2, Status.FAIL, "no milk"), result(3, Status.PASS)]
+    passed = combine(trials, threshold=0.6)
+    assert passed.status is Status.PASS and passed.failure is None
+    assert passed.duration_s == 3.0
+    assert passed.trials is not None and passed.trials.statuses == (Status.PASS, Status.FAIL, Status.PASS)
+    failed = combine(trials)
+    assert failed.status is Status.FAIL
+    assert failed.failure is not None
+    assert failed.failure.message.splitlines() == [
+        "1 of 3 trials did not pass (needed 100%)",
+        "trial 2: no milk",
+    ]
+    assert failed.failure.details["trials"][1] == {"trial": 2, "status": "FAIL", "message": "no milk"}
+
+
+def test_combine_errors_only_when_nothing_passed_and_keeps_a_skip() -> None:
+    assert combine([result(1, Status.ERROR, "x"), result(2, Status.FAIL, "y")]).status is Status.ERROR
+    assert combine([result(1, Status.ERROR, "x"), result(2, Status.PASS)]).status is Status.FAIL
+    skipped = combine([result(1, Status.SKIP), result(2, Status.SKIP)])
+    assert skipped.status is Status.SKIP and skipped.trials is None
