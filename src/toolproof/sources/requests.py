@@ -63,6 +63,29 @@ async def _declaration(session: Session, name: str) -> dict[str, Any] | None:
         return None
 
 
+async def _declared_call(
+    session: Session, name: str, arguments: dict[str, Any], progress: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """`tools/call` with the tool's declaration fetched alongside (once per session), so the listing the
+    outputSchema check needs costs no extra round trip. A failed call cancels the listing and is re-raised."""
+    declared: list[dict[str, Any] | None] = [None]
+    failed: RequestFailed | None = None
+
+    async def look_up() -> None:
+        declared[0] = await _declaration(session, name)
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(look_up)
+        try:
+            result = await session.call_tool(name, arguments, progress=progress)
+        except RequestFailed as error:
+            failed = error
+            tasks.cancel_scope.cancel()
+    if failed is not None:
+        raise failed
+    return result, declared[0]
+
+
 async def _since(session: Session, mark: int, grace_s: float) -> list[Notification]:
     """Notifications that arrived after `mark`, waiting `grace_s` for stragglers."""
     if grace_s > 0:
@@ -75,9 +98,8 @@ async def observe_tool(
 ) -> Observation:
     """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
     progress = isinstance(block, AssertBlock) and block.capture_progress
-    tool = await _declaration(session, block.tool)
     mark, started = session.mark(), time.perf_counter()
-    result = await session.call_tool(block.tool, fill(block.args, variables), progress=progress)
+    result, tool = await _declared_call(session, block.tool, fill(block.args, variables), progress)
     return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started, tool)
 
 
@@ -85,9 +107,8 @@ async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """Every notification from the moment the call is sent until the grace period after its result."""
-    tool = await _declaration(session, block.tool)
     mark, started = session.mark(), time.perf_counter()
-    result = await session.call_tool(block.tool, fill(block.args, variables), progress=True)
+    result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
     return _tool_observation(result, await _since(session, mark, grace_s), started, tool)
 
 

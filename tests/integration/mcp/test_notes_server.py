@@ -40,10 +40,11 @@ def text(result: dict[str, object]) -> str:
     return "\n".join(block["text"] for block in content if block["type"] == "text")
 
 
-async def arrived(session: Session, mark: int, method: str) -> list[Notification]:
-    """The notifications of `method` since `mark`, waiting up to WAIT_S for the first one."""
+async def arrived(session: Session, mark: int, method: str, count: int = 1) -> list[Notification]:
+    """The notifications of `method` since `mark`, waiting up to WAIT_S for the first `count` of them (over
+    HTTP a notification not tied to the request travels on another stream and may come after the result)."""
     with anyio.move_on_after(WAIT_S):
-        while not any(n.method == method for n in session.notifications[mark:]):
+        while sum(n.method == method for n in session.notifications[mark:]) < count:
             await anyio.sleep(0.01)
     return [n for n in session.notifications[mark:] if n.method == method]
 
@@ -121,7 +122,8 @@ async def test_log_level_filters_log_messages(session: Session) -> None:
         await session.set_log_level(level)
         mark = session.mark()
         await session.call_tool("check_notes", {})
-        assert [n.params["level"] for n in await arrived(session, mark, "notifications/message")] == expected
+        got = await arrived(session, mark, "notifications/message", len(expected))
+        assert [n.params["level"] for n in got] == expected
 
 
 async def test_sampling_is_answered_by_the_mock(session: Session) -> None:
