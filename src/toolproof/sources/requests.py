@@ -12,6 +12,7 @@ import anyio
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session
 from toolproof.model.observation import LogMessage, Notification, Observation
+from toolproof.model.result import Failure, FailureKind
 from toolproof.model.suite import (
     AssertBlock,
     CompletionBlock,
@@ -136,17 +137,18 @@ async def observe_resources(
     block: ResourcesBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
+    if block.list_ is None and block.read is None:
+        raise _incomplete("assert_resources", "read")  # before subscribing, as mcp-assert checks it
     started = time.perf_counter()
     mark = session.mark()
     if block.subscribe:
         await session.subscribe(fill(block.subscribe, variables))
-    if block.read is not None:
-        result = await session.read_resource(fill(block.read, variables))
-        text = "\n".join(_resource_text(item) for item in result.get("contents") or [])
-    else:
-        cursor = block.list_.cursor if block.list_ else None
-        result = await session.list_resources(cursor)
+    if block.list_ is not None:  # mcp-assert lists when a block has both
+        result = await session.list_resources(block.list_.cursor)
         text = compact_json(result)
+    else:
+        result = await session.read_resource(fill(block.read or "", variables))  # read is set: see above
+        text = "\n".join(_resource_text(item) for item in result.get("contents") or [])
     if block.unsubscribe:
         await session.unsubscribe(fill(block.unsubscribe, variables))
     if block.expect_notification is True:
@@ -155,6 +157,12 @@ async def observe_resources(
     return Observation(
         text=text, result=result, notifications=notes, duration_s=time.perf_counter() - started
     )
+
+
+def _incomplete(block: str, other: str) -> RequestFailed:
+    """A listing block that names no request: a failed case, as in mcp-assert (not a load error)."""
+    message = f"{block} requires either 'list' or '{other}'"
+    return RequestFailed(Failure(kind=FailureKind.CONFIG, check=block, message=message), "")
 
 
 def _resource_text(item: dict[str, Any]) -> str:
@@ -175,7 +183,12 @@ async def observe_prompts(
 ) -> Observation:
     """prompts/list, or prompts/get whose text is the description plus every message's content."""
     started = time.perf_counter()
-    if block.get is not None:
+    if block.list_ is not None:  # mcp-assert lists when a block has both
+        result = await session.list_prompts(block.list_.cursor)
+        text = compact_json(result)
+    elif block.get is None:
+        raise _incomplete("assert_prompts", "get")
+    else:
         arguments = {key: str(fill(value, variables)) for key, value in block.get.arguments.items()}
         result = await session.get_prompt(fill(block.get.name, variables), arguments)
         parts = [str(result["description"])] if result.get("description") else []
@@ -183,9 +196,6 @@ async def observe_prompts(
             content = message.get("content") or {}
             parts.append(str(content["text"]) if content.get("type") == "text" else compact_json(content))
         text = "\n".join(parts)
-    else:
-        result = await session.list_prompts(block.list_.cursor if block.list_ else None)
-        text = compact_json(result)
     return Observation(text=text, result=result, duration_s=time.perf_counter() - started)
 
 
