@@ -16,7 +16,7 @@ from anthropic.types import ContentBlockParam, MessageParam, ToolParam, ToolResu
 
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ToolSpec, ToolUse
-from toolproof.providers.retry import Dispatcher, Failure, RetryPolicy, parse_retry_after, server_message
+from toolproof.providers.retry import Dispatcher, RetryPolicy, sdk_classifier
 
 
 def wire_messages(messages: tuple[Message, ...]) -> list[MessageParam]:
@@ -87,15 +87,7 @@ def read_reply(message: anthropic.types.Message) -> ModelReply:
     )
 
 
-def classify(error: Exception) -> Failure | None:
-    """An SDK exception as a Failure (None for anything that is not an API failure)."""
-    if isinstance(error, anthropic.APIStatusError):
-        message = server_message(error.body, error.message)
-        return Failure(error.status_code, message, parse_retry_after(error.response.headers))
-    if isinstance(error, anthropic.APIConnectionError):
-        cause = f" ({error.__cause__})" if error.__cause__ else ""
-        return Failure(None, f"{error.message}{cause}")
-    return None
+classify = sdk_classifier(anthropic.APIStatusError, anthropic.APIConnectionError)
 
 
 class AnthropicMessagesProvider:

@@ -26,7 +26,7 @@ from openai.types.shared_params import FunctionDefinition
 
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
-from toolproof.providers.retry import Dispatcher, Failure, RetryPolicy, parse_retry_after, server_message
+from toolproof.providers.retry import Dispatcher, RetryPolicy, sdk_classifier
 
 
 def wire_messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
@@ -108,15 +108,7 @@ def _arguments(where: str, function: Function) -> dict[str, Any]:
     return value
 
 
-def classify(error: Exception) -> Failure | None:
-    """An SDK exception as a Failure (None for anything that is not an API failure)."""
-    if isinstance(error, openai.APIStatusError):
-        message = server_message(error.body, error.message)
-        return Failure(error.status_code, message, parse_retry_after(error.response.headers))
-    if isinstance(error, openai.APIConnectionError):
-        cause = f" ({error.__cause__})" if error.__cause__ else ""
-        return Failure(None, f"{error.message}{cause}")
-    return None
+classify = sdk_classifier(openai.APIStatusError, openai.APIConnectionError)
 
 
 class OpenAIChatProvider:

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 
@@ -108,6 +108,25 @@ def server_message(body: object, fallback: str) -> str:
     if isinstance(body, str) and body.strip():
         return body.strip()
     return fallback
+
+
+def sdk_classifier(
+    status_error: type[Exception], connection_error: type[Exception]
+) -> Callable[[Exception], Failure | None]:
+    """A classifier for an official SDK's exceptions (the OpenAI and Anthropic SDKs share their shape): an
+    HTTP status error or a connection error as a Failure, anything else None."""
+
+    def classify(error: Exception) -> Failure | None:
+        if isinstance(error, status_error):
+            failed: Any = error
+            message = server_message(failed.body, failed.message)
+            return Failure(failed.status_code, message, parse_retry_after(failed.response.headers))
+        if isinstance(error, connection_error):
+            cause = f" ({error.__cause__})" if error.__cause__ else ""
+            return Failure(None, f"{getattr(error, 'message', error)}{cause}")
+        return None
+
+    return classify
 
 
 def describe(provider: str, model: str, failure: Failure, attempts: int, secret: str | None) -> str:

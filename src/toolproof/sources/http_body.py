@@ -18,6 +18,7 @@ from typing import Any
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Node, ToolCall
 from toolproof.sources.traces.mibo import looks_like_canonical, read_canonical, read_legacy
+from toolproof.sources.traces.values import lookup
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -102,16 +103,3 @@ def read_response(
         answer_platform = "custom" if target.response_path else platform
         reply = read_legacy({"data": body}, source, answer_platform, target.response_path).final.reply
     return reply, found.calls, found.nodes
-
-
-def lookup(value: Any, path: str) -> Any:
-    """The value at a dot path (`data.items.0.id`; numbers index lists), or None when there is none."""
-    current = value
-    for part in path.split("."):
-        if isinstance(current, Mapping) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return None
-    return current

@@ -17,11 +17,11 @@ from toolproof.sources.http_body import (
     TemplateError,
     decode_body,
     fill_template,
-    lookup,
     read_response,
     template_variables,
 )
 from toolproof.sources.http_target import request_headers, target_secrets
+from toolproof.sources.traces.values import lookup
 
 VARIABLES = template_variables(
     {"USER_ID": 7, "ORDER": {"sku": "A-1"}, "input": "shadowed"}, "hi", "r-1", "s-1"

@@ -24,7 +24,15 @@ from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
 from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.otel import attributes
 from toolproof.sources.traces.spans import Span, transcript
-from toolproof.sources.traces.values import arguments, integer, mapping, maybe_json, millis, text_or_none
+from toolproof.sources.traces.values import (
+    arguments,
+    integer,
+    lookup,
+    mapping,
+    maybe_json,
+    millis,
+    text_or_none,
+)
 
 Platform = Literal["custom", "n8n", "flowise"]
 PLATFORMS: tuple[Platform, ...] = ("custom", "n8n", "flowise")
@@ -204,15 +212,10 @@ def _custom(data: Any, response_path: str | None) -> tuple[str, list[ToolCall], 
 
 
 def _at(data: Any, path: str) -> str | None:
-    current = data
-    for part in path.split("."):
-        if isinstance(current, Mapping) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return None
-    return current if isinstance(current, str) else json.dumps(current, ensure_ascii=False)
+    found = lookup(data, path)
+    if found is None:
+        return None
+    return found if isinstance(found, str) else json.dumps(found, ensure_ascii=False)
 
 
 def read_legacy(

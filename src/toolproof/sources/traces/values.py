@@ -109,3 +109,16 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def text_or_none(value: Any) -> str | None:
     """`value` as text, None staying None."""
     return None if value is None else str(value)
+
+
+def lookup(value: Any, path: str) -> Any:
+    """The value at a dot path (`data.items.0.id`; numbers index lists), or None when there is none."""
+    current = value
+    for part in path.split("."):
+        if isinstance(current, Mapping) and part in current:
+            current = current[part]
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
+        else:
+            return None
+    return current
