@@ -19,6 +19,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import PARSE_ERROR, ErrorData, JSONRPCError, RequestId, jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from toolproof.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
 from toolproof.mcp.process import ServerProcess
 from toolproof.model.result import FailureKind
@@ -33,32 +34,6 @@ _ID_LAST = re.compile(rb'[,{]\s*"id"\s*:\s*' + _ID + rb"\s*\}\s*\Z")
 
 class ProtocolViolation(Exception):
     """Something the server wrote to stdout that is not a JSON-RPC message."""
-
-
-class LineBuffer:
-    """Splits a byte stream into lines, scanning each byte once."""
-
-    def __init__(self) -> None:
-        self._data = bytearray()
-        self._scanned = 0
-
-    def feed(self, chunk: bytes) -> list[bytes]:
-        """Add a chunk; return the lines it completed, without their newlines."""
-        data = self._data
-        data += chunk
-        lines = []
-        start = 0
-        while (end := data.find(b"\n", max(start, self._scanned))) != -1:
-            lines.append(bytes(data[start:end]))
-            start = end + 1
-        del data[:start]
-        self._scanned = len(data)
-        return lines
-
-    @property
-    def pending(self) -> int:
-        """Bytes of the line not yet completed."""
-        return len(self._data)
 
 
 def excerpt(raw: bytes) -> str:

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from toolproof.check.trajectory import parse_audit_log
+from toolproof.framing import LineBuffer
 from toolproof.model.suite import TraceEntry
-from toolproof.sources.intercept.recorder import CallRecorder, Lines, audit_log
+from toolproof.sources.intercept.recorder import CallRecorder, audit_log
 
 
 def line(message: dict[str, Any]) -> bytes:
@@ -35,7 +36,7 @@ class Clock:
 
 
 def test_lines_split_across_chunks_and_keep_empty_and_partial_lines() -> None:
-    lines = Lines()
+    lines = LineBuffer()
     assert lines.feed(b'{"a"') == []
     assert lines.feed(b":1}\n\nx") == [b'{"a":1}', b""]
     assert lines.feed(b"yz\r\nlast") == [b"xyz\r"]
@@ -44,7 +45,7 @@ def test_lines_split_across_chunks_and_keep_empty_and_partial_lines() -> None:
 
 
 def test_lines_over_the_limit_are_dropped_whole_and_the_next_line_is_kept() -> None:
-    lines = Lines(limit=8)
+    lines = LineBuffer(limit=8)
     assert lines.feed(b"0123456789") == []  # too long already: dropped
     assert lines.feed(b"abc\nshort\n") == [b"short"]
     assert lines.feed(b"0123456789\nok\n") == [b"ok"]

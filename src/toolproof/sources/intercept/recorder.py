@@ -14,48 +14,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.framing import LineBuffer
 from toolproof.model.suite import TraceEntry
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
-
-
-class Lines:
-    """Splits a byte stream into lines (without their newline), scanning each byte once.
-
-    A line longer than `limit` bytes is dropped whole, so memory stays bounded.
-    """
-
-    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
-        self.limit = limit
-        self._data = bytearray()
-        self._scanned = 0
-        self._skipping = False
-
-    def feed(self, chunk: bytes) -> list[bytes]:
-        """Add a chunk; return the lines it completed."""
-        data = self._data
-        data += chunk
-        lines = []
-        start = 0
-        while (end := data.find(b"\n", max(start, self._scanned))) != -1:
-            if not self._skipping and end - start <= self.limit:
-                lines.append(bytes(data[start:end]))
-            self._skipping = False
-            start = end + 1
-        del data[:start]
-        self._scanned = len(data)
-        if len(data) > self.limit:
-            self._skipping = True
-            data.clear()
-            self._scanned = 0
-        return lines
-
-    def rest(self) -> bytes:
-        """The last line when the stream ended without a newline (empty if none, or if it was too long)."""
-        rest = b"" if self._skipping else bytes(self._data)
-        self._data.clear()
-        self._scanned = 0
-        return rest
 
 
 @dataclass
@@ -100,11 +62,11 @@ class CallRecorder:
     limit: int = MAX_LINE_BYTES
     calls: list[RecordedCall] = field(init=False, default_factory=list)
     _pending: dict[int | str, RecordedCall] = field(init=False, default_factory=dict)
-    _agent: Lines = field(init=False)
-    _server: Lines = field(init=False)
+    _agent: LineBuffer = field(init=False)
+    _server: LineBuffer = field(init=False)
 
     def __post_init__(self) -> None:
-        self._agent, self._server = Lines(self.limit), Lines(self.limit)
+        self._agent, self._server = LineBuffer(self.limit), LineBuffer(self.limit)
 
     @property
     def trace(self) -> list[TraceEntry]:
