@@ -2,8 +2,9 @@
 
 Scopes: a conversation-level check reads the whole run (tool checks: every call of every turn; text and judge
 checks: the final reply; status, latency and tokens: every turn); a turn-level check reads its turn only.
-A check whose dependency did not pass is skipped; a check with no data to judge is not evaluated; both are
-reported and counted apart from passes and failures.
+A check whose dependency did not pass, or whose precondition (`when`) does not hold over the tool calls of its
+scope, is skipped; a check with no data to judge is not evaluated; both are reported and counted apart from
+passes and failures.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from toolproof.check.calls import (
     tools_not_called,
 )
 from toolproof.check.expressions import Clock, Scope, dot_path, shadowed
+from toolproof.check.extract import extract
 from toolproof.check.judge import Judge, RunFacts, Subject, build_request, verdicts
 from toolproof.check.judge import label as judge_label
+from toolproof.check.preconditions import unmet
 from toolproof.check.response import (
     Answer,
     NotEvaluated,
@@ -105,6 +108,7 @@ class Evaluation:
     outcomes: tuple[Outcome, ...]
     warnings: tuple[str, ...] = ()
     judge_requests: int = 0
+    extracted: dict[str, Any] = field(default_factory=dict)
 
     @property
     def status(self) -> Status:
@@ -152,6 +156,7 @@ class Evaluation:
                 details={
                     "assertions": [outcome.as_dict() for outcome in self.outcomes],
                     "warnings": list(self.warnings),
+                    **({"extracted": self.extracted} if self.extracted else {}),
                 },
             )
         return CaseResult(
@@ -367,8 +372,14 @@ class _Evaluator:
                 self.by_id.setdefault(check.id, number)
 
     def blocked(self, number: int) -> str | None:
-        """'waiting' while a dependency is pending, a skip reason if one did not pass, else None."""
-        for wanted in self.items[number][1].depends_on:
+        """'waiting' while a dependency is pending, a skip reason if one did not pass or the check's
+        precondition does not hold, else None."""
+        turn, check = self.items[number]
+        if check.when is not None and self.missing_turn(turn) is None:
+            why = unmet(check.when, self.view.steps(turn)[2])
+            if why is not None:
+                return f"skipped: when: {why}"
+        for wanted in check.depends_on:
             other = self.by_id.get(wanted)
             if other is None:
                 return f"depends on unknown id {wanted!r}"
@@ -466,7 +477,8 @@ class _Evaluator:
         ]
         warnings.extend(warning for warning in self.scope.warnings if warning not in warnings)
         outcomes = tuple(self.done[number] for number in range(len(self.items)))
-        return Evaluation(self.case, self.run, outcomes, tuple(warnings), self.requests)
+        extracted = extract(self.case.extract, self.run.final.reply)
+        return Evaluation(self.case, self.run, outcomes, tuple(warnings), self.requests, extracted)
 
 
 def _catalog(run: Transcript) -> list[dict[str, Any]]:

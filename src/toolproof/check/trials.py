@@ -3,14 +3,21 @@
 With n trials of which c passed, the unbiased estimators are
 pass@k = 1 - C(n-c, k) / C(n, k)  (the chance that at least one of k trials drawn from the n passes)
 and pass^k = C(c, k) / C(n, k)     (the chance that all k of them pass).
+
+A case some of whose checks carry their own `pass_threshold` (PromptKit) is judged check by check instead:
+each check must pass at least its threshold (else the run-wide one) of the trials in which it was evaluated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
+from typing import TYPE_CHECKING
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status, TrialStats
+
+if TYPE_CHECKING:
+    from toolproof.check.scenario import Evaluation
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -98,3 +105,41 @@ def _trial_entry(result: CaseResult) -> dict[str, object]:
     if result.failure is not None:
         entry["message"] = result.failure.message
     return entry
+
+
+def combine_evaluations(
+    evaluations: Sequence[Evaluation], *, k: int | None = None, threshold: float = 1.0
+) -> CaseResult:
+    """One result for the evaluations of one case's trials (trial numbers in order, from 1).
+
+    Without per-check thresholds this is `combine` over the trials' case results. With them, the case passes
+    when every check passed at least its `pass_threshold` (else `threshold`) of the trials that evaluated it
+    (skipped ones do not count); the pass@k statistics still count whole trials.
+    """
+    results = [evaluation.case_result(trial=number) for number, evaluation in enumerate(evaluations, 1)]
+    overall = combine(results, k=k, threshold=threshold)
+    checks = evaluations[0].outcomes if evaluations else ()
+    if overall.status is Status.SKIP or all(o.check.pass_threshold is None for o in checks):
+        return overall
+    short: list[str] = []
+    for index, outcome in enumerate(checks):
+        counted = [
+            e.outcomes[index].status for e in evaluations if e.outcomes[index].status is not Status.SKIP
+        ]
+        if not counted:
+            continue
+        needed = threshold if outcome.check.pass_threshold is None else outcome.check.pass_threshold
+        passed = sum(status is Status.PASS for status in counted)
+        if passed < needed * len(counted) - 1e-9:
+            short.append(f"{outcome.label}: passed {passed} of {len(counted)} trials (needed {needed:.0%})")
+    if not short:
+        return overall.model_copy(update={"status": Status.PASS, "failure": None})
+    previous = overall.failure
+    failure = Failure(
+        kind=previous.kind if previous else FailureKind.EXPECTATION,
+        message="\n".join(short),
+        check=previous.check if previous else None,
+        details={"trials": [_trial_entry(result) for result in results], "checks_short": short},
+    )
+    errored = all(result.status is Status.ERROR for result in results if result.status is not Status.SKIP)
+    return overall.model_copy(update={"status": Status.ERROR if errored else Status.FAIL, "failure": failure})

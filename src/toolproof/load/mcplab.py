@@ -9,6 +9,9 @@ ordered subsequence and `{allow: [...]}` is "the whole sequence equals one of th
 check); `tool_input_assertions`, `response_assertions` (literal checks lower-cased and untrimmed, `regex` as
 JavaScript with the `i` flag after dropping a leading inline-flag group, JSONPath on the answer) and
 `agent_assertions` (binary judge checks sharing `agent_context`) map onto the vocabulary one for one.
+`extract` rules (a JavaScript regex over the final reply) become the case's `extract`: values for the report,
+not checks. `snapshot_eval` is kept in the metadata: it compares the servers' tool schemas with a baseline
+snapshot stored by MCPLab's app, which a case file does not carry.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolproof.check.jsregex import JSRegexError, compile_js
 from toolproof.load.errors import LoadError
 from toolproof.load.scenario_file import Reader, as_document, source_ref
 from toolproof.load.yaml_source import Document, KeyPath, read_yaml
@@ -24,6 +28,7 @@ from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
     Assertion,
+    Extraction,
     JsonPathCheck,
     JudgeCheck,
     JudgeContext,
@@ -182,10 +187,11 @@ class _Scenario:
             if evaluation is not None:
                 r.keys(evaluation, self.at("eval"), EVAL_KEYS)
                 context = self.read_eval(evaluation)
+        extract = self.extract(data["extract"], self.at("extract")) if "extract" in data else ()
         if r.errors:
             return list(r.errors)
         metadata = dict(self.metadata)
-        for key in ("agent", "servers", "mcp_servers", "extract", "snapshot_eval"):
+        for key in ("agent", "servers", "mcp_servers", "snapshot_eval"):
             if key in data:
                 metadata[key] = data[key]
         case = AgentCase(
@@ -197,9 +203,37 @@ class _Scenario:
             assertions=tuple(self.checks),
             judge_context=context,
             strip_server_prefix=True,
+            extract=extract,
             metadata=metadata,
         )
         return r.finish(case, self.placed)
+
+    def extract(self, value: Any, path: KeyPath) -> tuple[Extraction, ...]:
+        """`extract: [{name, from: final_text, regex}]`; the pattern must be valid JavaScript."""
+        r = self.r
+        if not isinstance(value, list):
+            r.fail(path, "must be a list of {name, from, regex}")
+            return ()
+        found = []
+        for index, item in enumerate(value):
+            at = (*path, index)
+            data = r.mapping(item, at)
+            if data is None or not r.keys(data, at, ("name", "from", "regex"), required=("name", "regex")):
+                continue
+            name = r.text(data["name"], (*at, "name"))
+            pattern = r.text(data["regex"], (*at, "regex"), scalars=False)
+            if data.get("from", "final_text") != "final_text":
+                r.fail(
+                    (*at, "from"), f"{data['from']!r} is not a source MCPLab extracts from", "use final_text"
+                )
+            elif name is not None and pattern is not None:
+                try:
+                    compile_js(pattern)
+                except JSRegexError as error:
+                    r.fail((*at, "regex"), str(error))
+                    continue
+                found.append(Extraction(name=name, regex=pattern))
+        return tuple(found)
 
     def add(self, at: KeyPath, factory: Any, /, **fields: Any) -> None:
         check = self.r.build(at, factory, **fields)

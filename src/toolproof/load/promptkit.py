@@ -5,7 +5,10 @@ Assertions are `{type, params, message}`: `content_includes` (case-insensitive s
 (Go RE2), `tools_called`, `tools_not_called`, `tool_calls_with_args` (`expected_args` compared by Go `%v`
 text, `null` = presence only; conversation level also `required_args`; `args_match` regexes) and
 `guardrail_triggered` (`guardrail` or the newer `validator`; `expected` or the older `assertions`, default
-true). `message` becomes the check's label.
+true). `message` becomes the check's label. `when: {tool_called, tool_called_pattern, any_tool_called,
+min_tool_calls}` makes an assertion conditional on the tool calls of its scope (the turn, or the whole
+conversation): when a condition does not hold it is skipped, not failed. `pass_threshold` is the share of
+trials the assertion must pass (default: every trial).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ SPEC_KEYS = frozenset(
 TURN_KEYS = frozenset(
     {"role", "content", "parts", "assertions", "streaming", "consent_overrides", "tts", "perturbations"}
 )
-ASSERTION_KEYS = ("type", "params", "message", "pass_threshold")
+ASSERTION_KEYS = ("type", "params", "message", "when", "pass_threshold")
 PARAMS: dict[str, tuple[str, ...]] = {
     "content_includes": ("patterns",),
     "content_matches": ("pattern",),
@@ -166,13 +169,6 @@ class _Scenario:
         data = r.mapping(item, path)
         if data is None:
             return None
-        if "when" in data:
-            r.fail(
-                (*path, "when"),
-                "conditional assertions (when) are not supported",
-                "write the case in toolproof's format and use depends_on",
-            )
-            return None
         if not r.keys(data, path, ASSERTION_KEYS, required=("type",)):
             return None
         kind = data["type"]
@@ -186,13 +182,19 @@ class _Scenario:
         params = r.mapping(data.get("params", {}), (*path, "params"))
         if params is None or not r.keys(params, (*path, "params"), PARAMS[kind]):
             return None
-        label = r.text(data["message"], (*path, "message")) if "message" in data else None
+        common: dict[str, Any] = {}
+        if "message" in data:
+            common["label"] = r.text(data["message"], (*path, "message"))
+        if "when" in data:
+            common["when"] = r.precondition(data["when"], (*path, "when"))
+        if "pass_threshold" in data:
+            common["pass_threshold"] = r.number(data["pass_threshold"], (*path, "pass_threshold"), 0, 1)
         before = len(r.errors)
         made = getattr(self, kind)(params, (*path, "params"), conversation)
         if made is None or len(r.errors) > before:
             return None
         factory, fields = made
-        return r.build(path, factory, label=label, **fields)
+        return r.build(path, factory, **common, **fields)
 
     def need(self, params: Mapping[str, Any], path: KeyPath, key: str) -> Any:
         if key not in params:

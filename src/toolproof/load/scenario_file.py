@@ -32,7 +32,9 @@ expect:                           # checks on the whole conversation; each item 
   - guardrail: {name: banned_words, triggered: true}
   - judge: {criteria: "...", threshold: 0.8, not: ["..."], grounding: true, node: ..., key: ...}
 ```
-Every check also takes `id`, `depends_on` (an id or a list) and `label`. An argument value is a literal
+Every check also takes `id`, `depends_on` (an id or a list), `label`, `when` (it applies only if
+`{tool_called, tool_called_pattern, any_tool_called, min_tool_calls}` hold in its scope; else it is skipped)
+and `pass_threshold` (the share of trials it must pass). An argument value is a literal
 (exact match) or a matcher: `{contains: ...}`, `{regex: ...}`, `{date: EXPR or ISO date, tolerance_minutes}`,
 `{one_of: [...]}`, `{any: true}`, `{schema: {...}}`, `{text: ...}`, `{expr: EXPR}`, `{exact: ...}`, each
 with `optional: true` if the argument may be absent.
@@ -47,6 +49,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolproof.check.re2_patterns import RE2PatternError, compile_re2
 from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
 from toolproof.load.target import read_target
@@ -69,6 +72,7 @@ from toolproof.model.scenario import (
     LatencyCheck,
     Matcher,
     OneOfMatcher,
+    Precondition,
     RegexCheck,
     RegexMatcher,
     SchemaCheck,
@@ -191,6 +195,31 @@ class Reader:
         found = self.texts(value, path)
         return tuple(found or ())
 
+    def precondition(self, value: Any, path: KeyPath) -> Precondition | None:
+        """`when: {tool_called, tool_called_pattern, any_tool_called, min_tool_calls}`; the pattern must be
+        valid Go RE2. An empty mapping is no precondition."""
+        data = self.mapping(value, path)
+        if data is None or not self.keys(data, path, PRECONDITION_KEYS):
+            return None
+        fields: dict[str, Any] = {}
+        for key in ("tool_called", "tool_called_pattern"):
+            if key in data:
+                fields[key] = self.text(data[key], (*path, key), scalars=False)
+        if "any_tool_called" in data:
+            fields["any_tool_called"] = self.boolean(data["any_tool_called"], (*path, "any_tool_called"))
+        if "min_tool_calls" in data:
+            fields["min_tool_calls"] = self.integer(data["min_tool_calls"], (*path, "min_tool_calls"))
+        if any(value is None for value in fields.values()):
+            return None
+        pattern = fields.get("tool_called_pattern")
+        if pattern is not None:
+            try:
+                compile_re2(pattern)
+            except RE2PatternError as error:
+                self.fail((*path, "tool_called_pattern"), error.reason, "patterns are Go RE2 syntax")
+                return None
+        return Precondition(**fields) if fields else None
+
     def build(self, at: KeyPath, factory: Callable[..., Assertion], /, **fields: Any) -> Assertion | None:
         """A check placed at `at` (its line and column), or None with an error if the fields are invalid."""
         line, column = self.where(at)
@@ -244,7 +273,8 @@ CASE_KEYS = frozenset(
     | {"target"}
 )
 TURN_KEYS = frozenset({"user", "expect"})
-COMMON_KEYS = frozenset({"id", "depends_on", "label"})
+COMMON_KEYS = frozenset({"id", "depends_on", "label", "when", "pass_threshold"})
+PRECONDITION_KEYS = ("tool_called", "tool_called_pattern", "any_tool_called", "min_tool_calls")
 MATCHER_KEYS = frozenset({"exact", "contains", "regex", "date", "one_of", "any", "schema", "text", "expr"})
 MATCHER_OPTIONS = frozenset({"optional", "tolerance_minutes", "flavor", "ignore_case"})
 SEQUENCE_MODES = ("ordered", "adjacent", "exact", "unordered", "subset", "superset")
@@ -377,6 +407,10 @@ class _Own:
             common["depends_on"] = r.depends(data["depends_on"], (*path, "depends_on"))
         if "label" in data:
             common["label"] = r.text(data["label"], (*path, "label"))
+        if "when" in data:
+            common["when"] = r.precondition(data["when"], (*path, "when"))
+        if "pass_threshold" in data:
+            common["pass_threshold"] = r.number(data["pass_threshold"], (*path, "pass_threshold"), 0, 1)
         before = len(r.errors)
         fields = _CHECKS[kind](self, data[kind], (*path, kind))
         if fields is None or len(r.errors) > before:

@@ -114,13 +114,34 @@ Matcher = Annotated[
 # --- checks ---------------------------------------------------------------------------------------------
 
 
+class Precondition(Rule):
+    """When a check applies at all (PromptKit `when`), read from the tool calls of the check's scope; a check
+    whose precondition does not hold is skipped, not failed.
+
+    `tool_called`: that tool was called; `tool_called_pattern`: some tool name contains a match of this Go RE2
+    pattern; `any_tool_called`: some tool was called; `min_tool_calls`: at least that many calls. All given
+    conditions must hold.
+    """
+
+    tool_called: str | None = None
+    tool_called_pattern: str | None = None
+    any_tool_called: bool = False
+    min_tool_calls: int = Field(default=0, ge=0)
+
+
 class Check(Rule):
     """What every check has: an optional id others can depend on, its dependencies, a label for reports, and
-    where it is written (line 0 = not known; the case's line is used)."""
+    where it is written (line 0 = not known; the case's line is used).
+
+    `when`: the check applies only when this holds (else it is skipped). `pass_threshold`: over repeated
+    trials, the share of the trials this check must pass (None: the run-wide threshold).
+    """
 
     id: str | None = None
     depends_on: tuple[str, ...] = ()
     label: str | None = None
+    when: Precondition | None = None
+    pass_threshold: float | None = Field(default=None, ge=0, le=1)
     line: int = 0
     column: int = 0
 
@@ -335,6 +356,15 @@ class JudgeContext(Rule):
     include_tool_catalog: bool = False
 
 
+class Extraction(Rule):
+    """A value read out of the final reply for the report, never a verdict (MCPLab `extract`): the first match
+    of the JavaScript pattern `regex` (no flags); its group `value`, else group 1, else the whole match;
+    `"true"`/`"false"` become booleans and decimal numbers numbers; no match gives None."""
+
+    name: str
+    regex: str
+
+
 class AgentTurn(Rule):
     """One user message and the checks on what followed it."""
 
@@ -348,8 +378,9 @@ class AgentCase(Rule):
 
     `context` holds the case's variables (for expressions and message templates); `custom_body` the exact
     request body for HTTP targets; `strip_server_prefix` rewrites a listed tool name `server:tool` to `tool`
-    when only the short name was called (MCPLab's alias rule); `metadata` keeps dialect-specific settings
-    (agents, servers, ...) that do not affect checking.
+    when only the short name was called (MCPLab's alias rule); `extract` reads values out of the final reply
+    for the report; `metadata` keeps dialect-specific settings (agents, servers, ...) that do not affect
+    checking.
     """
 
     name: str
@@ -363,6 +394,7 @@ class AgentCase(Rule):
     system: str | None = None
     custom_body: Any = None
     strip_server_prefix: bool = False
+    extract: tuple[Extraction, ...] = ()
     skip: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
 

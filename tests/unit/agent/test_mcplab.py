@@ -234,3 +234,37 @@ def test_detect() -> None:
     assert not mcplab.detect({"name": "x", "expect": [], "prompt": "p"})
     assert not mcplab.detect({"scenario": "s", "input_utterance": "u"})
     assert not mcplab.detect({"assert": {"tool": "t"}})
+
+
+def test_extract_reads_values_for_the_report_and_never_decides() -> None:
+    case = only_case(DATA / "extract.yaml", mcplab.load)
+    assert [rule.name for rule in case.extract] == ["item_count", "in_stock", "price", "sku"]
+    found = evaluate_case(case, run(reply="Found 42 items, in stock: true; it costs 9.50, SKU-AB"))
+    assert found.status is Status.PASS
+    assert found.extracted == {"item_count": 42, "in_stock": True, "price": 9.5, "sku": "SKU-AB"}
+    missing = evaluate_case(case, run(reply="Nothing here"))
+    assert missing.status is Status.FAIL  # the contains check; extraction itself never fails a run
+    assert missing.extracted == dict.fromkeys(("item_count", "in_stock", "price", "sku"))
+    assert missing.case_result().failure is not None
+    assert missing.case_result().failure.details["extracted"] == missing.extracted
+    lowercase = evaluate_case(case, run(reply="found 42 items"))
+    assert lowercase.extracted["item_count"] is None  # no flags: the match is case-sensitive
+
+
+@pytest.mark.parametrize(
+    ("rule", "field", "message"),
+    [
+        ({"name": "n", "regex": "(?P<value>x)"}, "extract[0].regex", "Invalid regex"),
+        ({"name": "n", "from": "tool_output", "regex": "x"}, "extract[0].from", "not a source"),
+        ({"regex": "x"}, "extract[0]", "required key 'name'"),
+    ],
+)
+def test_bad_extract_rules_are_load_errors(rule: dict[str, str], field: str, message: str) -> None:
+    (error,) = mcplab.load({"id": "x", "prompt": "p", "extract": [rule]}, Path("x.yaml"))
+    assert isinstance(error, LoadError) and error.field == field and message in error.message, str(error)
+
+
+def test_snapshot_eval_is_kept_as_metadata() -> None:
+    snapshot = {"enabled": True, "baseline_snapshot_id": "snap-1"}
+    (case,) = mcplab.load({"id": "x", "prompt": "p", "snapshot_eval": snapshot}, Path("x.yaml"))
+    assert isinstance(case, AgentCase) and case.metadata["snapshot_eval"] == snapshot and not case.assertions

@@ -132,6 +132,11 @@ CASES: list[tuple[str, Transcript, Transcript]] = [
     ),
     ("troubleshooting.yaml", replies("HELLO there", "It costs $100."), replies("Hi there", "It costs $100")),
     ("performance.yaml", replies("say aaa: word, pattern, word"), replies("bbb")),
+    (
+        "when_conditions.yaml",
+        conversation(turn(call("search_products", {"query": "Gaming Laptop"}), reply="Two laptops found")),
+        conversation(turn(call("search_products", {"query": "shoes"}), reply="Two laptops found")),
+    ),
 ]
 
 
@@ -303,11 +308,6 @@ def test_guardrail_aliases() -> None:
             "spec.turns[0].assertions[0].params.required_args",
             "conversation_assertions",
         ),
-        (
-            {"type": "tools_called", "params": {"tools": ["x"]}, "when": {"tool_called": "y"}},
-            "spec.turns[0].assertions[0].when",
-            "not supported",
-        ),
     ],
 )
 def test_load_errors(assertion: dict[str, object], field: str, message: str) -> None:
@@ -341,3 +341,76 @@ def test_detect() -> None:
     )
     assert not promptkit.detect({"apiVersion": "v1", "kind": "Pod"})
     assert not promptkit.detect({"kind": "Arena", "spec": {}})
+
+
+def test_when_skips_an_assertion_whose_condition_does_not_hold() -> None:
+    case = only_case(DATA / "when_conditions.yaml", promptkit.load)
+    first = case.turns[0].assertions[0]
+    assert first.when is not None and first.when.tool_called == "search_products"
+    assert case.assertions[0].pass_threshold == 0.5
+    evaluation = evaluate_case(case, conversation(turn(reply="Which brand?")))
+    assert evaluation.status is Status.SKIP
+    reasons = [outcome.reason for outcome in evaluation.outcomes]
+    assert reasons == [
+        'skipped: when: tool "search_products" was not called',
+        'skipped: when: no called tool matches "^search_"',
+        "skipped: when: no tool was called",
+        "skipped: when: only 0 tool call(s), needs 3",
+    ]
+
+
+def test_when_reads_the_calls_of_the_assertions_scope() -> None:
+    case = only_case(DATA / "when_conditions.yaml", promptkit.load)
+    searched_in_turn_two = conversation(turn(reply="Which brand?"), turn(call("search_products", {"q": 1})))
+    two_turns = case.model_copy(
+        update={"turns": (*case.turns, case.turns[0].model_copy(update={"assertions": ()}))}
+    )
+    outcomes = evaluate_case(two_turns, searched_in_turn_two).outcomes
+    assert [o.status for o in outcomes[:3]] == [Status.SKIP] * 3  # turn 1 made no call
+    long_session = conversation(turn("search_products", "compare"), turn("add_to_cart"))
+    (conversation_level,) = evaluate_case(case, long_session).outcomes[3:]
+    # three calls in the conversation: it applies, and there was no checkout
+    assert conversation_level.status is Status.FAIL
+
+
+@pytest.mark.parametrize(
+    ("when", "field", "message"),
+    [
+        ({"tool_called_pattern": "(?<=x)y"}, "when.tool_called_pattern", "invalid perl operator"),
+        ({"tool_caled": "y"}, "when.tool_caled", "unknown key"),
+        ({"min_tool_calls": -1}, "when.min_tool_calls", "at least 0"),
+        ({"any_tool_called": "yes"}, "when.any_tool_called", "true or false"),
+    ],
+)
+def test_bad_conditions_are_load_errors(when: dict[str, object], field: str, message: str) -> None:
+    data = {
+        "apiVersion": "promptkit.altairalabs.ai/v1alpha1",
+        "kind": "Scenario",
+        "spec": {
+            "turns": [
+                {
+                    "role": "user",
+                    "content": "x",
+                    "assertions": [{"type": "tools_called", "params": {"tools": ["x"]}, "when": when}],
+                }
+            ]
+        },
+    }
+    (error,) = promptkit.load(data, Path("s.yaml"))
+    assert isinstance(error, LoadError), error
+    assert error.field == f"spec.turns[0].assertions[0].{field}" and message in error.message, str(error)
+
+
+def test_pass_threshold_outside_zero_to_one_is_a_load_error() -> None:
+    data = {
+        "apiVersion": "promptkit.altairalabs.ai/v1alpha1",
+        "kind": "Scenario",
+        "spec": {
+            "turns": [{"role": "user", "content": "x"}],
+            "conversation_assertions": [
+                {"type": "tools_called", "params": {"tools": ["x"]}, "pass_threshold": 1.5}
+            ],
+        },
+    }
+    (error,) = promptkit.load(data, Path("s.yaml"))
+    assert isinstance(error, LoadError) and "between 0 and 1" in error.message

@@ -298,3 +298,27 @@ def test_servers_and_agent_for_live_runs(tmp_path: Path) -> None:
     assert ("servers.bad name", "a server name is letters, digits, '_' and '-' only") in messages
     assert ("agent.max_steps", "must be a whole number >= 1, got 0") in messages
     assert ("agent.modle", "unknown key") in messages
+
+
+def test_every_check_takes_when_and_pass_threshold() -> None:
+    document = {
+        "name": "conditional",
+        "prompt": "find a laptop",
+        "expect": [
+            {
+                "called": {"tool": "search", "args": {"q": {"contains": "laptop"}}},
+                "when": {"tool_called_pattern": "^sea"},
+                "pass_threshold": 0.5,
+            }
+        ],
+    }
+    (case,) = scenario_file.load(document, Path("c.yaml"))
+    assert not isinstance(case, LoadError)
+    (check,) = case.assertions
+    assert check.when is not None and check.pass_threshold == 0.5
+    assert evaluate_case(case, conversation(turn())).status is Status.SKIP
+    assert evaluate_case(case, conversation(turn(call("search", {"q": "laptops"})))).status is Status.PASS
+    assert evaluate_case(case, conversation(turn(call("search", {"q": "shoes"})))).status is Status.FAIL
+    document["expect"][0]["when"] = {"tool_called_pattern": "(?=x)"}
+    (error,) = scenario_file.load(document, Path("c.yaml"))
+    assert isinstance(error, LoadError) and error.field == "expect[0].when.tool_called_pattern"

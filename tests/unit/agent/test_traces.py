@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from tests.unit.agent.builders import evaluate_case, only_case
 
+from toolproof.check.usage import turn_usage as usage_of
 from toolproof.load import mcplab, mibo
 from toolproof.model.result import Status
 from toolproof.model.transcript import Transcript, Usage
@@ -20,7 +21,7 @@ TRACES = DATA / "traces"
 
 
 def one(name: str, **options: Any) -> Transcript:
-    (run,) = read_traces(TRACES / name, **options)
+    (run,) = read_traces(TRACES / name, **options)  # an absolute name is used as it is
     return run
 
 
@@ -262,3 +263,105 @@ def test_broken_traces(tmp_path: Path, text: str, message: str) -> None:
     path.write_text(text)
     with pytest.raises(TraceError, match=re.escape(message)):
         read_traces(path)
+
+
+def test_otel_messages_from_older_genai_events() -> None:
+    run = one("otel_events.json")
+    (turn,) = run.turns
+    assert (turn.user, turn.reply) == ("Where is order ORD-9921?", "Order ORD-9921 has shipped.")
+    (lookup,) = turn.all_calls()  # asked for in one choice, repeated as history in the next: counted once
+    assert (lookup.tool, lookup.arguments, lookup.result, lookup.id) == (
+        "lookup_order",
+        {"order_id": "ORD-9921"},
+        {"status": "shipped"},  # from the tool message that answers call_9
+        "call_9",
+    )
+    assert turn.usage == Usage(input_tokens=280, output_tokens=45, total_tokens=325)
+
+
+def test_otel_messages_from_the_inference_details_event() -> None:
+    (turn,) = one("otel_inference_details.json").turns
+    (booking,) = turn.all_calls()
+    assert (turn.user, turn.reply) == ("Book a table for two", "Your table for two is booked.")
+    assert (booking.tool, booking.arguments, booking.result) == ("book_table", {"party": 2}, {"booked": True})
+
+
+def test_messages_in_attributes_win_over_events_and_prompt_events_count(tmp_path: Path) -> None:
+    def kv(key: str, value: str) -> dict[str, Any]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    span = {
+        "traceId": "t",
+        "spanId": "s",
+        "name": "chat",
+        "attributes": [kv("gen_ai.operation.name", "chat"), kv("gen_ai.response.text", "from attributes")],
+        "events": [
+            {
+                "name": "gen_ai.content.prompt",
+                "attributes": [kv("gen_ai.prompt", '[{"role": "user", "content": "hi"}]')],
+            },
+            {"name": "gen_ai.content.completion", "attributes": [kv("gen_ai.completion", "from events")]},
+        ],
+    }
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    (turn,) = one(str(path)).turns
+    assert (turn.user, turn.reply) == ("hi", "from attributes")
+    span["attributes"] = [kv("gen_ai.operation.name", "chat")]
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    assert one(str(path)).turns[0].reply == "from events"
+
+
+def test_mibo_canonical_span_events(tmp_path: Path) -> None:
+    body = {
+        "spans": [
+            {"span_id": "r", "name": "run", "attributes": {"http.response.status_code": 200}},
+            {
+                "span_id": "m",
+                "parent_span_id": "r",
+                "name": "Model",
+                "events": [
+                    {"name": "gen_ai.user.message", "attributes": {"content": "Plan my day"}},
+                    {"name": "gen_ai.choice", "attributes": {"message": {"content": "Here is your plan."}}},
+                ],
+            },
+        ]
+    }
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    (turn,) = one(str(path)).turns
+    assert (turn.user, turn.reply, turn.http_status) == ("Plan my day", "Here is your plan.", 200)
+
+
+def test_mibo_n8n_execution_data() -> None:
+    run = one("mibo_n8n_execution.json")
+    (turn,) = run.turns
+    assert run.metadata["platform"] == "n8n"
+    assert [n.name for n in turn.nodes] == ["Webhook", "AI Agent", "Respond to Webhook"]  # sub-nodes are not
+    agent = turn.nodes[1]
+    (search,) = agent.calls
+    assert (search.tool, search.arguments, search.node, search.duration_ms) == (
+        "Search Hotels",
+        {"city": "Madrid", "nights": 1},
+        "AI Agent",
+        350.0,
+    )
+    assert search.result == [{"name": "Hotel Sol", "price": 90}]
+    assert agent.type == "@n8n/n8n-nodes-langchain.agent" and agent.status == "success"
+    assert turn.nodes[0].arguments == {"path": "hotels", "httpMethod": "POST"}
+    assert turn.reply == "Hotel Sol has rooms for 90 EUR."
+    assert usage_of(turn) == Usage(input_tokens=720, output_tokens=50, total_tokens=770)
+
+
+def test_n8n_intermediate_steps_name_the_calls_as_the_model_did(tmp_path: Path) -> None:
+    document = json.loads((TRACES / "mibo_n8n_execution.json").read_text())
+    agent = document["data"]["data"]["resultData"]["runData"]["AI Agent"][0]
+    steps = [{"action": {"tool": "Search_Hotels", "toolInput": {"city": "Lisbon"}}, "observation": "[]"}]
+    agent["data"]["main"][0][0]["json"]["intermediateSteps"] = steps
+    agent["error"] = {"message": "boom"}
+    path = tmp_path / "n8n.json"
+    path.write_text(json.dumps(document))
+    (turn,) = one(str(path)).turns
+    (call,) = turn.nodes[1].calls
+    assert (call.tool, call.arguments, call.result) == ("Search_Hotels", {"city": "Lisbon"}, [])
+    assert turn.nodes[1].error == "boom"

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.unit.agent.builders import case, evaluate_case, run
 
-from toolproof.check.trials import combine, pass_at_k, pass_hat_k, trial_stats
+from toolproof.check.trials import combine, combine_evaluations, pass_at_k, pass_hat_k, trial_stats
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.scenario import Precondition, TextCheck, ToolsCalled
 
 
 @pytest.mark.parametrize(
@@ -71,3 +73,35 @@ def test_combine_errors_only_when_nothing_passed_and_keeps_a_skip() -> None:
     assert combine([result(1, Status.ERROR, "x"), result(2, Status.PASS)]).status is Status.FAIL
     skipped = combine([result(1, Status.SKIP), result(2, Status.SKIP)])
     assert skipped.status is Status.SKIP and skipped.trials is None
+
+
+def test_per_check_thresholds_judge_each_check_over_the_trials_it_ran_in() -> None:
+    flaky = ToolsCalled(tools=("search",), pass_threshold=0.5)
+    strict = TextCheck(op="contains", values=("ok",))
+    agent_case = case(flaky, strict)
+    runs = [run("search", reply="ok"), run(reply="ok"), run("search", reply="ok"), run(reply="ok")]
+    evaluations = [evaluate_case(agent_case, each) for each in runs]
+    passed = combine_evaluations(evaluations)
+    assert passed.status is Status.PASS and passed.failure is None
+    assert passed.trials is not None and (passed.trials.n, passed.trials.passed) == (4, 2)
+    whole_trials = combine([e.case_result(trial=n) for n, e in enumerate(evaluations, 1)])
+    assert whole_trials.status is Status.FAIL  # the whole-trial rule would fail it
+    once = [evaluate_case(agent_case, run("search", reply="ok"))] + [
+        evaluate_case(agent_case, run(reply="ok")) for _ in range(3)
+    ]
+    failed = combine_evaluations(once)
+    assert failed.status is Status.FAIL and failed.failure is not None
+    assert failed.failure.message == "tools_called: search: passed 1 of 4 trials (needed 50%)"
+    strict_fails = [evaluate_case(agent_case, run("search", reply="no")), *evaluations[:3]]
+    short = combine_evaluations(strict_fails, threshold=1.0).failure
+    assert short is not None and "response contains: ok: passed 3 of 4 trials (needed 100%)" in short.message
+
+
+def test_without_per_check_thresholds_the_whole_trial_rule_stands() -> None:
+    agent_case = case(ToolsCalled(tools=("search",)), TextCheck(op="contains", values=("ok",)))
+    evaluations = [evaluate_case(agent_case, each) for each in (run("search", reply="no"), run(reply="ok"))]
+    assert combine_evaluations(evaluations, threshold=0.5).status is Status.FAIL
+    skipped_check = case(
+        ToolsCalled(tools=("x",), pass_threshold=0.5, when=Precondition(any_tool_called=True))
+    )
+    assert combine_evaluations([evaluate_case(skipped_check, run(reply="a"))]).status is Status.SKIP

@@ -4,7 +4,8 @@ Legacy bodies: `metadata.http_status` and `metadata.duration_ms` become the turn
 `data` is the response body that JSON checks and token usage read. Mibo parses `data` by the platform's type;
 here the platform is given or recognised from the data:
 - n8n, the flat map of the Mibo node: `{status, data: {"<Node>": {output, type, status, parameters,
-  tools_called: [{name, input, output, status}]}}}`; or the node list `{nodes: [{nodeName, items}]}`;
+  tools_called: [{name, input, output, status}]}}}`; or the node list `{nodes: [{nodeName, items}]}`; or the
+  execution data of n8n's API, `{data: {resultData: {runData}}, workflowData}` (see `n8n_execution`);
 - Flowise, its prediction response: `{text, question, chatId, usedTools: [{tool, toolInput, toolOutput}],
   agentReasoning?: [{agentName, usedTools}]}`;
 - Custom API: reply from `text`, `message`, `content`, `output`, `answer` or `response`; tools from
@@ -21,9 +22,10 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
+from toolproof.sources.traces import n8n_execution
 from toolproof.sources.traces.errors import TraceError
-from toolproof.sources.traces.otel import attributes
-from toolproof.sources.traces.spans import Span, transcript
+from toolproof.sources.traces.otel import attributes, events
+from toolproof.sources.traces.spans import Span, transcript, with_events
 from toolproof.sources.traces.values import (
     arguments,
     integer,
@@ -64,7 +66,7 @@ def platform_of(data: Any, metadata: Mapping[str, Any]) -> Platform:
             and any(isinstance(node, Mapping) and "output" in node for node in inner.values())
         ):
             return "n8n"
-        if isinstance(data.get("nodes"), list) or "workflowId" in metadata:
+        if isinstance(data.get("nodes"), list) or "workflowId" in metadata or n8n_execution.looks_like(data):
             return "n8n"
         if (
             "usedTools" in data
@@ -136,6 +138,9 @@ def _n8n_reply(nodes: list[Node]) -> str:
 
 
 def _n8n(data: Mapping[str, Any]) -> tuple[str, list[ToolCall], list[Node]]:
+    if n8n_execution.looks_like(data):
+        executed = n8n_execution.read(data)
+        return _n8n_reply(executed), [], executed
     nodes: list[Node] = []
     position = 0
     if isinstance(data.get("nodes"), list):
@@ -282,7 +287,7 @@ def read_canonical(document: Mapping[str, Any], source: str) -> Transcript:
                 id=str(raw["span_id"]),
                 parent=str(raw["parent_span_id"]) if raw.get("parent_span_id") else None,
                 name=str(raw.get("name", "")),
-                attributes=attributes(raw.get("attributes")),
+                attributes=with_events(attributes(raw.get("attributes")), events(raw.get("events"))),
                 start=millis(raw.get("start_time_unix_nano")),
                 end=millis(raw.get("end_time_unix_nano")),
                 error=(status.get("message") or "error") if failed else None,

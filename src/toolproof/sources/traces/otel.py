@@ -2,6 +2,7 @@
 
 Each trace is one turn; traces that share a `gen_ai.conversation.id` are the turns of one run, in time order.
 Spans of one trace may arrive in several documents (or JSON lines): they are merged by trace and span id.
+Messages carried by span events (GenAI events) count as the span's messages.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from toolproof.model.transcript import Transcript
 from toolproof.sources.traces.errors import TraceError
-from toolproof.sources.traces.spans import Span, renumbered, turn_of
+from toolproof.sources.traces.spans import Span, renumbered, turn_of, with_events
 from toolproof.sources.traces.values import integer, mapping, millis
 
 
@@ -45,6 +46,12 @@ def attributes(raw: Any) -> dict[str, Any]:
     return {str(item.get("key")): any_value(item.get("value")) for item in raw if isinstance(item, Mapping)}
 
 
+def events(raw: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A span's events as (name, attributes), in the order recorded."""
+    listed = [event for event in raw if isinstance(event, Mapping)] if isinstance(raw, list) else []
+    return [(str(event.get("name", "")), attributes(event.get("attributes"))) for event in listed]
+
+
 def _span(raw: Mapping[str, Any]) -> Span:
     status = mapping(raw.get("status"))
     code = status.get("code")
@@ -54,7 +61,7 @@ def _span(raw: Mapping[str, Any]) -> Span:
         id=str(raw.get("spanId", "")),
         parent=str(parent) if parent else None,
         name=str(raw.get("name", "")),
-        attributes=attributes(raw.get("attributes")),
+        attributes=with_events(attributes(raw.get("attributes")), events(raw.get("events"))),
         start=millis(raw.get("startTimeUnixNano")),
         end=millis(raw.get("endTimeUnixNano")),
         error=(status.get("message") or "error") if failed else None,

@@ -6,6 +6,12 @@ Nodes are spans with `n8n.node.*` attributes and nested `invoke_agent` spans; in
 other descendant is a node too. A tool call that appears both as a `tool_call` part of a chat span's output
 and as an `execute_tool` span is counted once, from the span (it has the result and the duration). The reply
 is the assistant text that ended last; usage is the root's, else the sum over the other spans.
+
+Messages may also arrive as span events (`with_events`): the GenAI `gen_ai.client.inference.operation.details`
+event (carrying `gen_ai.input.messages` / `gen_ai.output.messages`), the older per-message events
+(`gen_ai.system.message`, `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`,
+`gen_ai.choice`) and the older `gen_ai.content.prompt` / `gen_ai.content.completion` events. A call the model
+asked for without an `execute_tool` span takes its result from the tool message that answers its id.
 """
 
 from __future__ import annotations
@@ -74,6 +80,85 @@ def messages(span: Span, direction: str) -> list[Mapping[str, Any]]:
     return found
 
 
+_INPUT_EVENTS = {
+    "gen_ai.system.message": "system",
+    "gen_ai.user.message": "user",
+    "gen_ai.assistant.message": "assistant",
+    "gen_ai.tool.message": "tool",
+}
+_CONTENT_EVENTS = {
+    "gen_ai.content.prompt": ("gen_ai.prompt", "user"),
+    "gen_ai.content.completion": ("gen_ai.completion", "assistant"),
+}
+
+
+def _as_message(fields: Mapping[str, Any], role: str) -> dict[str, Any]:
+    """An older-convention message (`content`, `tool_calls: [{id, function: {name, arguments}}]`, a tool
+    message's `id`) as a `{role, parts}` message."""
+    role = str(fields.get("role") or role)
+    content = maybe_json(fields.get("content"))
+    if role == "tool":
+        answered = fields.get("id", fields.get("tool_call_id"))
+        return {"role": role, "parts": [{"type": "tool_call_response", "id": answered, "response": content}]}
+    parts: list[dict[str, Any]] = []
+    text = content_text(content)
+    if text:
+        parts.append({"type": "text", "content": text})
+    calls = maybe_json(fields.get("tool_calls"))
+    for call in calls if isinstance(calls, list) else []:
+        if isinstance(call, Mapping):
+            function = maybe_json(call.get("function"))
+            function = function if isinstance(function, Mapping) else call
+            parts.append(
+                {
+                    "type": "tool_call",
+                    "id": call.get("id"),
+                    "name": function.get("name"),
+                    "arguments": function.get("arguments"),
+                }
+            )
+    return {"role": role, "parts": parts}
+
+
+def with_events(
+    attributes: Mapping[str, Any], events: Iterable[tuple[str, Mapping[str, Any]]]
+) -> dict[str, Any]:
+    """The span's attributes with the messages its GenAI events carry folded in as `gen_ai.input.messages`
+    and `gen_ai.output.messages` (messages already in the attributes win)."""
+    found = dict(attributes)
+    inputs: list[Any] = []
+    outputs: list[Any] = []
+    for name, raw in events:
+        fields = dict(raw)
+        body = maybe_json(fields.pop("gen_ai.event.content", None))
+        if isinstance(body, Mapping):
+            fields = {**body, **fields}
+        if name == "gen_ai.client.inference.operation.details":
+            for direction, into in (("input", inputs), ("output", outputs)):
+                listed = maybe_json(fields.get(f"gen_ai.{direction}.messages"))
+                into.extend(listed if isinstance(listed, list) else [])
+        elif name in _INPUT_EVENTS:
+            inputs.append(_as_message(fields, _INPUT_EVENTS[name]))
+        elif name == "gen_ai.choice":
+            message = maybe_json(fields.get("message"))
+            outputs.append(_as_message(message if isinstance(message, Mapping) else fields, "assistant"))
+        elif name in _CONTENT_EVENTS:
+            key, role = _CONTENT_EVENTS[name]
+            listed = maybe_json(fields.get(key))
+            if isinstance(listed, str):
+                listed = [{"content": listed}]
+            made = (
+                [_as_message(m, role) for m in listed if isinstance(m, Mapping)]
+                if isinstance(listed, list)
+                else []
+            )
+            (inputs if role == "user" else outputs).extend(made)
+    for direction, listed in (("input", inputs), ("output", outputs)):
+        if listed and f"gen_ai.{direction}.messages" not in found:
+            found[f"gen_ai.{direction}.messages"] = listed
+    return found
+
+
 def _parts(message: Mapping[str, Any]) -> list[Any]:
     parts = message.get("parts")
     if isinstance(parts, list):
@@ -102,6 +187,17 @@ def _user(spans: Iterable[Span]) -> str:
         if users:
             return users[-1]
     return ""
+
+
+def _answers(spans: Iterable[Span]) -> dict[str, Any]:
+    """Tool results by call id, from the tool messages (`tool_call_response` parts) of the spans' inputs."""
+    found: dict[str, Any] = {}
+    for span in spans:
+        for message in messages(span, "input"):
+            for part in _parts(message):
+                if isinstance(part, Mapping) and part.get("type") == "tool_call_response" and part.get("id"):
+                    found[str(part["id"])] = part.get("response", part.get("result"))
+    return found
 
 
 def _usage(span: Span) -> Usage | None:
@@ -207,6 +303,7 @@ def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[
         if "gen_ai.tool.call.id" in span.attributes
     }
     extra: list[Span] = []
+    answers = _answers(ordered)
     for span in ordered:
         if span.is_tool or span.operation not in CHAT_OPERATIONS:
             continue
@@ -235,6 +332,11 @@ def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[
                             "gen_ai.tool.name": name,
                             "gen_ai.tool.call.arguments": part.get("arguments"),
                             **({"gen_ai.tool.call.id": part["id"]} if part.get("id") else {}),
+                            **(
+                                {"gen_ai.tool.call.result": answers[str(part["id"])]}
+                                if str(part.get("id")) in answers
+                                else {}
+                            ),
                         },
                     )
                 )
