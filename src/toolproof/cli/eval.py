@@ -83,6 +83,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     cassettes.add_argument(
         "--replay", type=Path, metavar="DIR", help="replay recorded runs: no model, no server"
     )
+    parser.add_argument(
+        "--save-traces",
+        type=Path,
+        metavar="DIR",
+        help="write each run's transcript to DIR, for `toolproof check --trace DIR` later",
+    )
     parser.add_argument("--timeout", type=duration_arg, metavar="DURATION", help="per trial (default 5m)")
     parser.add_argument(
         "-j", "--jobs", type=jobs_arg, metavar="N", help="trials run at once (default: cores)"
@@ -165,9 +171,11 @@ def _run(args: argparse.Namespace) -> int:
         else project.pass_threshold or 1.0,
         record=args.record.resolve() if args.record else None,
         replay=args.replay.resolve() if args.replay else None,
+        save_traces=args.save_traces.resolve() if args.save_traces else None,
+        secrets=frozenset(_secrets(planned, environ)),
     )
     jobs = args.jobs or project.jobs or os.cpu_count() or 2
-    sink = build_sinks(args, _secrets(planned, environ))
+    sink = build_sinks(args, options.secrets)
 
     async def main() -> list[Any]:
         try:
@@ -322,12 +330,21 @@ def _has_judge(plan: Plan) -> bool:
 
 
 def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str]) -> set[str]:
-    from toolproof.report.sanitize import secret_values
+    """What every report masks: secret-looking variables and server settings, API keys, target credentials."""
+    from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
     from toolproof.run.agent_plan import Plan
+    from toolproof.run.agent_suite import case_target
+    from toolproof.sources.http_target import target_secrets
 
     found = secret_values(environ, {})
     for plan in plans:
-        if isinstance(plan, Plan):
-            for server in plan.servers.values():
-                found |= secret_values(server.env, server.headers)
+        if not isinstance(plan, Plan):
+            continue
+        for server in plan.servers.values():
+            found |= secret_values(server.env, server.headers)
+        if target := case_target(plan.case):
+            found |= target_secrets(target, environ)
+        key = environ.get(plan.agent.api_key_env or "", "")
+        if len(key) >= MIN_SECRET_LENGTH:
+            found.add(key)
     return found

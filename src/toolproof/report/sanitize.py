@@ -37,6 +37,26 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return _pattern(secrets).sub(MASK, text)
 
 
+def mask(value: Any, secrets: Iterable[str]) -> Any:
+    """A JSON-like value with every secret replaced by `***` in every string, mapping keys included; nothing
+    else changes (unlike `Scrubber`, control characters stay)."""
+    secrets = tuple(secret for secret in secrets if secret)
+    if not secrets:
+        return value
+    pattern = _pattern(secrets)
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return pattern.sub(MASK, item)
+        if isinstance(item, dict):
+            return {pattern.sub(MASK, str(key)): walk(inner) for key, inner in item.items()}
+        if isinstance(item, list | tuple):
+            return [walk(inner) for inner in item]
+        return item
+
+    return walk(value)
+
+
 def secret_values(env: Mapping[str, str], headers: Mapping[str, str]) -> set[str]:
     """The values to mask in every report.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
@@ -22,12 +23,33 @@ def warn(message: str, stderr: TextIO | None = None) -> None:
         pass
 
 
-def write_best_effort(path: str | os.PathLike[str], text: str, *, stderr: TextIO | None = None) -> bool:
-    """Write `text` as UTF-8 to `path`, creating parent directories; on failure warn once and return False."""
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` as UTF-8 to a temporary file beside `path`, then rename it over `path`, creating parent
+    directories: a reader never sees half a file. Raises OSError."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_best_effort(
+    path: str | os.PathLike[str], text: str, *, atomic: bool = False, stderr: TextIO | None = None
+) -> bool:
+    """Write `text` as UTF-8 to `path` (with `atomic`, as `write_atomic` does), creating parent directories;
+    on failure warn once and return False."""
     target = Path(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        if atomic:
+            write_atomic(target, text)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
     except OSError as exc:
         warn(f"could not write {target}: {exc.strerror or exc}", stderr)
         return False

@@ -3,7 +3,9 @@
 A trial's failure is a verdict, never a raise: a server that cannot start, a tool name clash, a run that
 times out, a model that fails or never gives a final answer, a cassette that does not hold a request. With
 several trials a case gets one result that stands for all of them (pass@k, pass^k, the pass threshold);
-trials of all cases share the `jobs` slots. No server process outlives the run.
+trials of all cases share the `jobs` slots. No server process outlives the run. With `save_traces`, each
+trial's transcript is also written as toolproof's native transcript JSON (secrets masked; a file that cannot
+be written is a warning, not a failure).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Provider
+from toolproof.report.sinks import write_best_effort
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_suite import load_error_result
@@ -48,6 +51,7 @@ from toolproof.sources.agent.mcp_tools import ToolNameClash, open_tool_host
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.http_target import run_http_target
 from toolproof.sources.options import ServerOptions
+from toolproof.sources.traces import native
 
 Item = Plan | Unplannable | LoadError
 
@@ -64,6 +68,8 @@ class EvalOptions:
     pass_threshold: float = 1.0
     record: Path | None = None
     replay: Path | None = None
+    save_traces: Path | None = None
+    secrets: frozenset[str] = frozenset()
 
 
 def unplannable_result(item: Unplannable) -> CaseResult:
@@ -131,7 +137,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
     if isinstance(cassette, Failure):
         return verdict(Status.ERROR, cassette)
     judge = options.judge
-    target = _http_target(case)
+    target = case_target(case)
     live = options.providers.get(plan.agent)
     if cassette is not None and options.replay:
         provider: Provider | None = ReplayProvider(cassette)
@@ -173,6 +179,8 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
     evaluation = await evaluate_judged(case, run, clock=Clock(now, now.tzinfo), judge=judge)
     if cassette is not None and not options.replay:
         cassette.save()
+    if options.save_traces is not None:
+        _save_trace(options.save_traces, case, trial, run, options.secrets)
     result = _with_stop(evaluation.case_result(trial=trial), stop)
     failed = result.status in (Status.FAIL, Status.ERROR)
     return result.model_copy(
@@ -199,12 +207,25 @@ def _settings(plan: Plan) -> AgentSettings:
     )
 
 
+def _trial_case(case: AgentCase, trial: int) -> AgentCase:
+    """The case as its trial's files are named: later trials get ` [trial N]`."""
+    return case if trial == 1 else case.model_copy(update={"name": f"{case.name} [trial {trial}]"})
+
+
+def _save_trace(
+    directory: Path, case: AgentCase, trial: int, run: Transcript, secrets: frozenset[str]
+) -> None:
+    """Write `run` for `toolproof check --trace`, named as the trial's cassette but ending `.trace.json`."""
+    path = cassette_file(directory, _trial_case(case, trial)).with_suffix(".trace.json")
+    named = run if run.run is not None else run.model_copy(update={"run": f"trial {trial}"})
+    write_best_effort(path, native.dump(named, secrets), atomic=True)
+
+
 def _cassette(case: AgentCase, options: EvalOptions, trial: int) -> Cassette | Failure | None:
     directory = options.replay or options.record
     if directory is None:
         return None
-    named = case if trial == 1 else case.model_copy(update={"name": f"{case.name} [trial {trial}]"})
-    path = cassette_file(directory, named)
+    path = cassette_file(directory, _trial_case(case, trial))
     if options.record:
         return Cassette.recording(path, environ=options.server.environ)
     try:
@@ -233,7 +254,7 @@ async def _tool_host(
             stderr.append(host.stderr)
 
 
-def _http_target(case: AgentCase) -> HttpTarget | None:
+def case_target(case: AgentCase) -> HttpTarget | None:
     """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
     target = getattr(case, "target", None) or case.metadata.get("target")
     return target if isinstance(target, HttpTarget) else None

@@ -13,6 +13,7 @@ from toolproof.model.scenario import AgentCase
 from toolproof.model.suite import SourceRef
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
+from toolproof.report.sanitize import mask
 from toolproof.sources.agent.cassette import (
     Cassette,
     CassetteError,
@@ -23,7 +24,7 @@ from toolproof.sources.agent.cassette import (
     ReplayToolHost,
     cassette_file,
 )
-from toolproof.sources.agent.cassette_codec import key_of, mask, request_record
+from toolproof.sources.agent.cassette_codec import key_of, request_record
 from toolproof.sources.agent.host import ToolOutcome
 
 SECRET = "tok-123456789"

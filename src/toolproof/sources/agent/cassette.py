@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -29,7 +28,8 @@ from typing import Any, TypeVar
 
 from toolproof.model.scenario import AgentCase
 from toolproof.providers.base import ModelReply, ModelRequest, Provider, ProviderError, ToolSpec
-from toolproof.report.sanitize import secret_values
+from toolproof.report.sanitize import mask, secret_values
+from toolproof.report.sinks import write_atomic
 from toolproof.sources.agent.cassette_codec import (
     FORMAT_VERSION,
     RecordError,
@@ -37,7 +37,6 @@ from toolproof.sources.agent.cassette_codec import (
     describe_call,
     describe_request,
     key_of,
-    mask,
     outcome_from,
     outcome_record,
     reply_from,
@@ -136,17 +135,8 @@ class Cassette:
     def save(self) -> None:
         """Write the cassette: to a temporary file beside it, then renamed over it."""
         document = {"toolproof_cassette": FORMAT_VERSION, "exchanges": self.exchanges}
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                    stream.write(text)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            write_atomic(self.path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         except OSError as error:
             raise CassetteError(f"{self.path}: cannot write the cassette ({error.strerror})") from None
 

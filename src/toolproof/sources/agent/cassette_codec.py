@@ -1,4 +1,4 @@
-"""The plain-JSON form of the exchanges a cassette holds, their lookup keys, and secret masking. Pure.
+"""The plain-JSON form of the exchanges a cassette holds, and their lookup keys. Pure.
 
 A model request is keyed by its canonical content (model, system, messages, tools, max_tokens, temperature;
 never the scenario or turn it was made for), a tool call by its name and arguments. Keys are computed after
@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from toolproof.providers.base import ModelReply, ModelRequest, ToolSpec
-from toolproof.report.sanitize import redact
 from toolproof.sources.agent.host import ToolOutcome
 
 FORMAT_VERSION = 1
@@ -32,20 +31,6 @@ T = TypeVar("T")
 
 class RecordError(ValueError):
     """A cassette entry that does not decode; the message names the field."""
-
-
-def mask(value: Any, secrets: Iterable[str]) -> Any:
-    """A JSON-like value with every secret replaced by `***` in every string, mapping keys included."""
-    secrets = tuple(secrets)
-    if not secrets:
-        return value
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, dict):
-        return {redact(str(key), secrets): mask(item, secrets) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [mask(item, secrets) for item in value]
-    return value
 
 
 def key_of(record: Any) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from toolproof.model.transcript import Transcript
+from toolproof.report.sanitize import mask
 from toolproof.sources.traces.errors import TraceError
 
 
@@ -29,3 +31,8 @@ def read(document: Mapping[str, Any], source: str) -> list[Transcript]:
             raise TraceError(f"run {index + 1}: {where}: {first['msg']}") from None
         found.append(run if run.source else run.model_copy(update={"source": f"{source} (run {index + 1})"}))
     return found
+
+
+def dump(run: Transcript, secrets: Iterable[str] = ()) -> str:
+    """`run` as the JSON text `read` takes back, with every secret masked."""
+    return json.dumps(mask(run.model_dump(mode="json"), secrets), indent=2, ensure_ascii=False) + "\n"
