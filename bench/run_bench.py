@@ -77,15 +77,19 @@ def answered_ms(report: Path) -> float:
 
 
 def sdk_answered_ms(cases: int) -> float:
-    """The official SDK client alone, cases in a row: mean time from spawn to the echo call's answer."""
+    """The official SDK client alone, cases in a row: mean time from spawn to the echo call's answer.
+
+    The server gets the whole environment, as toolproof (and mcp-assert) give it: the SDK's own default is a
+    short list of variables, and a variable such as NODE_EXTRA_CA_CERTS alone costs Node tens of ms at start.
+    """
     script = (
-        "import time, anyio, statistics\n"
+        "import os, time, anyio, statistics\n"
         "from mcp import ClientSession, StdioServerParameters\n"
         "from mcp.client.stdio import stdio_client\n"
         "spans = []\n"
         "async def one(i):\n"
         "    started = time.perf_counter()\n"
-        f"    params = StdioServerParameters(command={SERVER!r})\n"
+        f"    params = StdioServerParameters(command={SERVER!r}, env=dict(os.environ))\n"
         "    async with stdio_client(params) as (r, w), ClientSession(r, w) as s:\n"
         "        await s.initialize()\n"
         "        await s.call_tool('echo', {'message': f'bench message {i}'})\n"
