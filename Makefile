@@ -29,6 +29,7 @@ test: setup
 
 bench: setup
 	python bench/run_bench.py
+	python bench/bench_assertions.py
 
 clean:
 	rm -rf $(VENV) node_modules
