@@ -4,8 +4,9 @@ Run with `make bench` (or `python bench/run_bench.py [--suite DIR] [--floor-case
 - the wall time of the same suite under mcp-assert (`mcp-assert run --suite`) and toolproof (`toolproof run`,
   default jobs), both against `@modelcontextprotocol/server-everything`, and their ratio (target <= 0.5);
 - toolproof's own overhead per case: toolproof with one job, minus the official SDK client doing the same
-  spawn + initialize + call + close in a plain loop (target <= 10 ms), and the bookkeeping time per case
-  that is not in any phase of the JSON report;
+  spawn + initialize + call + close in a plain loop (target <= 10 ms), as the difference of the median
+  per-case spans (30 cases each by default; the median and interquartile range of both are shown, so a
+  noisy run is visible), and the bookkeeping time per case that is not in any phase of the JSON report;
 - the cold start of `toolproof --help` / `--version`, and whether they import the MCP SDK (they must not).
 """
 
@@ -70,20 +71,25 @@ def bookkeeping_ms(report: Path) -> float:
     return statistics.mean(gaps) if gaps else float("nan")
 
 
-def answered_ms(report: Path) -> float:
-    """Mean time per case from spawning the server to the checked answer (toolproof's phases before stop)."""
-    spans = [sum(v for k, v in r["phases_ms"].items() if k != "stop") for r in results(report)]
-    return statistics.mean(spans)
+def case_spans_ms(report: Path) -> list[float]:
+    """Each case's time from spawning the server to the checked answer: everything but the stop phase."""
+    return [r["duration_ms"] - r["phases_ms"].get("stop", 0.0) for r in results(report)]
 
 
-def sdk_answered_ms(cases: int) -> float:
-    """The official SDK client alone, cases in a row: mean time from spawn to the echo call's answer.
+def spread(spans: list[float]) -> str:
+    """`median M ms (IQR Q1-Q3 ms)` of per-case spans."""
+    q1, median, q3 = statistics.quantiles(spans, n=4)
+    return f"median {median:.1f} ms (IQR {q1:.1f}-{q3:.1f} ms)"
+
+
+def sdk_spans_ms(cases: int) -> list[float]:
+    """The official SDK client alone, cases in a row: each case's time from spawn to the echo call's answer.
 
     The server gets the whole environment, as toolproof (and mcp-assert) give it: the SDK's own default is a
     short list of variables, and a variable such as NODE_EXTRA_CA_CERTS alone costs Node tens of ms at start.
     """
     script = (
-        "import os, time, anyio, statistics\n"
+        "import json, os, time, anyio\n"
         "from mcp import ClientSession, StdioServerParameters\n"
         "from mcp.client.stdio import stdio_client\n"
         "spans = []\n"
@@ -98,11 +104,12 @@ def sdk_answered_ms(cases: int) -> float:
         f"    for i in range({cases}):\n"
         "        await one(i)\n"
         "anyio.run(main)\n"
-        "print(statistics.mean(spans))\n"
+        "print(json.dumps(spans))\n"
     )
     _, done = timed([sys.executable, "-c", script])
     require(done, "SDK floor")
-    return float(done.stdout.strip().splitlines()[-1])
+    spans: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return spans
 
 
 def echo_suite(directory: Path, cases: int) -> Path:
@@ -132,7 +139,9 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE, help="suite run under both tools")
-    parser.add_argument("--floor-cases", type=int, default=10, help="cases of the overhead measurement")
+    parser.add_argument(
+        "--floor-cases", type=int, default=30, help="cases of the overhead measurement (at least 2)"
+    )
     args = parser.parse_args()
     tools = [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin")]
     os.environ["PATH"] = os.pathsep.join([*tools, os.environ["PATH"]])
@@ -150,12 +159,14 @@ def main() -> int:
         floor_dir = work / "floor"
         floor_dir.mkdir()
         n = args.floor_cases
-        sdk = sdk_answered_ms(n)
+        sdk = sdk_spans_ms(n)
         toolproof_run(echo_suite(floor_dir, n), 1, work / "floor.json")
-        ours_ms = answered_ms(work / "floor.json") + bookkeeping_ms(work / "floor.json")
+        spans = case_spans_ms(work / "floor.json")
         print(f"spawn to answer, {n} echo cases one at a time:")
-        print(f"  SDK client {sdk:.1f} ms, toolproof {ours_ms:.1f} ms")
-        print(f"toolproof overhead: {ours_ms - sdk:+.1f} ms per case (target <= 10)")
+        print(f"  SDK client  {spread(sdk)}")
+        print(f"  toolproof   {spread(spans)}")
+        overhead = statistics.median(spans) - statistics.median(sdk)
+        print(f"toolproof overhead: {overhead:+.1f} ms per case, difference of medians (target <= 10)")
 
     for flag in ("--help", "--version"):
         wall, imports_sdk = cold_start(flag)

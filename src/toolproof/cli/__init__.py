@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -25,12 +26,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `toolproof` console script; returns the exit status."""
+    """Entry point of the `toolproof` console script; returns the exit status (130 after Ctrl-C)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    status: int = handler(args)
+    try:
+        status: int = handler(args)
+    except KeyboardInterrupt:  # Ctrl-C outside the part of a command that catches signals itself
+        from toolproof.cli.interrupt import Interrupted
+
+        return Interrupted(signal.SIGINT).report(f"toolproof {args.command}")
     return status

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
 
 if TYPE_CHECKING:
+    from toolproof.load import LoadError
+    from toolproof.model.suite import Case
     from toolproof.sources.options import Protocol, ServerOptions
 
 # One case per core: measured on 2 cores, Python SDK servers ran fastest at 2 (4 was 35% slower) and Node
 # servers about equally fast at 2 and 4, since a case gives up its slot while its server shuts down.
 DEFAULT_JOBS = os.cpu_count() or 2
+_NAMED = 3  # cases named in a warning before "and N more"
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +27,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "run",
         help="run server test suites against real MCP servers",
         description="Run every case of the given suite files or directories and report a verdict for each. "
-        "Exit status: 0 all passed, 1 any failed, 2 usage or load error.",
+        "Exit status: 0 all passed, 1 any failed, 2 usage or load error (or -k selected no case), "
+        "128 + the signal number when stopped by SIGINT, SIGTERM or SIGHUP.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
     parser.add_argument(
@@ -109,29 +113,70 @@ def run(args: argparse.Namespace) -> int:
 
 def execute_run(paths: list[Path], options: ServerOptions, args: argparse.Namespace) -> int:
     """Load, select, run and report; returns the exit status."""
-    import anyio
+    from toolproof.model.suite import Case
 
-    from toolproof.cli.reporting import build_sinks, exit_status
+    items = selected_items(paths, args.select)
+    if isinstance(items, int):
+        return items
+    if args.collect_only:
+        for item in items:
+            print(item.node_id if isinstance(item, Case) else f"{item} (load error)")
+        return 0 if all(isinstance(item, Case) for item in items) else 2
+    return run_items(items, options, args)
+
+
+def selected_items(paths: list[Path], pattern: str | None) -> list[Case | LoadError] | int:
+    """Every load error and the cases `pattern` (-k) selects, in file order; or, after saying why on stderr,
+    the exit status 2 (a missing path, a pattern that does not parse or that selects none of the cases)."""
     from toolproof.load import SelectionError, SuiteNotFound, discover, load_file, select
+    from toolproof.model.suite import Case
+
+    try:
+        items = [item for path in discover(paths) for item in load_file(path)]
+        found = [item for item in items if isinstance(item, Case)]
+        chosen = {id(case) for case in select(found, pattern)}
+    except (SuiteNotFound, SelectionError) as problem:
+        print(f"toolproof run: {problem}", file=sys.stderr)
+        return 2
+    if found and not chosen:
+        print(f"toolproof run: -k {pattern!r} selects none of the {len(found)} cases found", file=sys.stderr)
+        return 2
+    return [item for item in items if not isinstance(item, Case) or id(item) in chosen]
+
+
+def run_items(items: list[Case | LoadError], options: ServerOptions, args: argparse.Namespace) -> int:
+    """Run and report the items; a stop signal ends the run cleanly (see `run_until_signal`)."""
+    from toolproof.cli.interrupt import Interrupted, run_until_signal
+    from toolproof.cli.reporting import build_sinks, exit_status
     from toolproof.model.suite import Case
     from toolproof.report.sanitize import secret_values
     from toolproof.run.server_suite import run_server_suite
 
-    try:
-        items = [item for path in discover(paths) for item in load_file(path)]
-        chosen = {id(case) for case in select([i for i in items if isinstance(i, Case)], args.select)}
-    except (SuiteNotFound, SelectionError) as problem:
-        print(f"toolproof run: {problem}", file=sys.stderr)
-        return 2
-    items = [item for item in items if not isinstance(item, Case) or id(item) in chosen]
-    if args.collect_only:
-        for item in items:
-            print(item.node_id if isinstance(item, Case) else f"{item} (load error)")
-        return 2 if len(items) > len(chosen) else 0
+    cases = [item for item in items if isinstance(item, Case)]
+    warn_unused_overrides(cases, options)
     secrets: set[str] = set()
-    for item in items:
-        if isinstance(item, Case):
-            secrets |= secret_values(item.server.env, item.server.headers)
+    for case in cases:
+        secrets |= secret_values(case.server.env, case.server.headers)
     sink = build_sinks(args, secrets)
-    results = anyio.run(lambda: run_server_suite(items, options, jobs=args.jobs, sink=sink))
-    return exit_status(results)
+    outcome = run_until_signal(lambda: run_server_suite(items, options, jobs=args.jobs, sink=sink))
+    if isinstance(outcome, Interrupted):
+        return outcome.report("toolproof run")
+    return exit_status(outcome)
+
+
+def warn_unused_overrides(cases: list[Case], options: ServerOptions) -> None:
+    """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
+    from toolproof.model.suite import Transport
+    from toolproof.report.sinks import warn
+
+    given = (("--server", options.server_override), ("--docker", options.docker))
+    flags = [flag for flag, value in given if value]
+    remote = [case.name for case in cases if case.server.transport is not Transport.STDIO]
+    if not flags or not remote:
+        return
+    shown = ", ".join(repr(name) for name in remote[:_NAMED]) + (
+        f" and {len(remote) - _NAMED} more" if len(remote) > _NAMED else ""
+    )
+    count = f"{len(remote)} case{'' if len(remote) == 1 else 's'}"
+    verb = "applies" if len(flags) == 1 else "apply"
+    warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {count} over http/sse: {shown}")

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from toolproof.load.durations import parse_duration
-from toolproof.load.errors import LoadError
+from toolproof.load.errors import LoadError, default_case_name
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
@@ -58,8 +58,7 @@ def chosen_block(data: dict[str, Any]) -> str | None:
 
 def default_name(document: Document) -> str:
     """mcp-assert names an unnamed case after its file; later documents of a file get ` [n]` appended."""
-    name = document.file.name
-    return name if document.index == 0 else f"{name} [{document.index + 1}]"
+    return default_case_name(document.file, document.index)
 
 
 def _block_input(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -127,7 +126,7 @@ def load(document: Document) -> list[Case | LoadError]:
     except ValidationError as error:
         errors.extend(validation_errors(error, Case, document, _to_yaml(block_key)))
     else:
-        errors.extend(syntax_errors(document, block_key, case.block))
+        errors.extend(syntax_errors(document, block_key, case))
     if errors:
         return list(errors)
     return [case]

@@ -8,7 +8,7 @@ non-string scalar keys become their Go string form (`1:` -> "1"), as Go's yaml.v
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,12 @@ def _nearest(positions: Mapping[KeyPath, Position], path: KeyPath) -> Position:
     return positions[()]
 
 
+def written_name(data: Mapping[str, Any]) -> str | None:
+    """A document's `name:` in Go's string form, when it is a non-empty scalar."""
+    name = go_string(data.get("name"))
+    return name if isinstance(name, str) and name else None
+
+
 @dataclass(frozen=True)
 class Document:
     """One non-empty YAML document: a mapping, its ordinal among the file's documents, and key positions."""
@@ -64,9 +70,11 @@ class Document:
         return _nearest(self.positions, path)
 
     def error(self, path: KeyPath, message: str, hint: str | None = None) -> LoadError:
-        """A LoadError at `path`, named by its dotted form."""
+        """A LoadError at `path`, named by its dotted form, and by the document's ordinal and `name:`."""
         line, column = self.position(path)
-        return LoadError(self.file, line, column, format_path(path), message, hint)
+        return LoadError(
+            self.file, line, column, format_path(path), message, hint, self.index, written_name(self.data)
+        )
 
 
 @dataclass(frozen=True)
@@ -222,12 +230,14 @@ def read_yaml(path: Path) -> YamlFile:
             root = (mark.line + 1, mark.column + 1)
             if not isinstance(raw, Mapping):
                 kind = "a list" if isinstance(raw, list) else "a scalar"
-                result.errors.append(LoadError(path, *root, "", f"a document must be a mapping, not {kind}"))
+                message = f"a document must be a mapping, not {kind}"
+                result.errors.append(LoadError(path, *root, "", message, document=ordinal - 1))
                 continue
             converter = _Converter(path, root, yaml.constructor.duplicates)
             data = converter.value(raw, ())
             if converter.errors:
-                result.errors.extend(converter.errors)
+                name = written_name(data)
+                result.errors.extend(replace(e, document=ordinal - 1, case=name) for e in converter.errors)
                 continue
             result.documents.append(Document(path, ordinal - 1, data, converter.positions))
     except YAMLError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ _HTTP_STAND_INS = frozenset({"Server returned an error response", "Session termi
 _SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
 _STDERR_HINT_LINES = 3
 _STDERR_HINT_CHARS = 300
+_REPLY_EXCERPT_CHARS = 200
+MODERN_ERA = "2026-07-28"
 
 
 class RequestFailed(Exception):
@@ -95,22 +98,20 @@ def classify(
     stderr: str = "",
     fault: TransportFault | None = None,
     timeout: float | None = None,
+    era: str | None = None,
 ) -> Failure:
     """Turn an exception from the SDK, the transport or the process into a Failure a person can act on.
 
     `during` names the operation ("initialize", "tools/call echo"); `fault` is what the transport saw
-    go wrong, if anything; `timeout` is the request timeout that applied.
+    go wrong, if anything; `timeout` is the request timeout that applied; `era` the protocol version the
+    session speaks.
     """
     error = leaf(exc)
     details: dict[str, Any] = {"during": during}
     if isinstance(error, MCPError):
         return _from_error_response(error, during, stderr, fault, timeout)
     if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "result"
-        problem = f"{error.error_count()} errors; {where}: {first['msg']}"
-        message = f"{during}: the server's reply is not valid MCP ({problem})"
-        return Failure(kind=FailureKind.PROTOCOL, message=message, details=details)
+        return Failure(kind=FailureKind.PROTOCOL, message=_invalid_reply(error, during, era), details=details)
     if isinstance(error, RuntimeError):
         return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error}", details=details)
     if isinstance(error, TimeoutError):
@@ -127,6 +128,27 @@ def classify(
     if fault is not None:
         return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
     return _transportish(FailureKind.TRANSPORT, f"{during}: {type(error).__name__}: {error}", stderr, details)
+
+
+def _invalid_reply(error: ValidationError, during: str, era: str | None) -> str:
+    """Why a reply failed the protocol schema; in the 2026-07-28 era, a reply in the handshake era's form
+    (no `resultType`) is named as such, with what the server sent."""
+    problems = error.errors()
+    untyped = all(p["type"] == "missing" and p["loc"][-1:] == ("resultType",) for p in problems)
+    if era == MODERN_ERA and untyped:
+        sent = _excerpt(json.dumps(problems[0].get("input"), ensure_ascii=False, default=str))
+        return (
+            f"{during}: the server did not answer in the {era} era: it sent a result without resultType, "
+            f"as a server of the 2025-11-25 handshake era does ({sent}); run with --protocol 2025-11-25 "
+            "or --protocol auto"
+        )
+    where = ".".join(str(part) for part in problems[0]["loc"]) or "result"
+    problem = f"{error.error_count()} errors; {where}: {problems[0]['msg']}"
+    return f"{during}: the server's reply is not valid MCP ({problem})"
+
+
+def _excerpt(text: str) -> str:
+    return text if len(text) <= _REPLY_EXCERPT_CHARS else text[:_REPLY_EXCERPT_CHARS] + "..."
 
 
 def _from_error_response(

@@ -268,7 +268,12 @@ class Session:
             if not expected(error):
                 raise
             failure = classify(
-                error, during=during, stderr=self.stderr, fault=self._channel.fault, timeout=self._timeout
+                error,
+                during=during,
+                stderr=self.stderr,
+                fault=self._channel.fault,
+                timeout=self._timeout,
+                era=self.protocol_version,
             )
             raise RequestFailed(failure, self.stderr) from error
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from enum import IntEnum
 from typing import TextIO
 
@@ -41,8 +42,8 @@ class Verbosity(IntEnum):
 
 
 def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
-    """No colour under NO_COLOR (any value); colour under a non-empty FORCE_COLOR; else only on a TTY."""
-    if "NO_COLOR" in env:
+    """No colour under a non-empty NO_COLOR; colour under a non-empty FORCE_COLOR; else only on a TTY."""
+    if env.get("NO_COLOR"):
         return False
     if env.get("FORCE_COLOR"):
         return True
@@ -55,6 +56,8 @@ class TerminalReport:
     Plain text (`PASS`/`FAIL`/`SKIP`/`ERROR`, no escape codes) unless `use_colour` says otherwise, then
     coloured marks `✓ ✗ ○ !`. When stderr is a terminal (and TERM is not dumb) a transient `[done/total]
     name` status line shows there. All server-provided text is cleaned of escapes and secrets are masked.
+    A case run as several trials (which may overlap) shows its wall time, from its start to its last trial's
+    end, measured with `clock`; the result's own duration is the trials' sum.
     """
 
     def __init__(
@@ -65,6 +68,7 @@ class TerminalReport:
         verbosity: Verbosity = Verbosity.NORMAL,
         secrets: Iterable[str] = (),
         env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         out = sys.stdout if stdout is None else stdout
         err = sys.stderr if stderr is None else stderr
@@ -87,8 +91,10 @@ class TerminalReport:
         self._status = StatusLine(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
         self._verbosity = verbosity
         self._scrub = Scrubber(secrets)
-        self._order: InOrder[CaseResult] = InOrder()
+        self._order: InOrder[tuple[CaseResult, float | None]] = InOrder()  # each with its wall time
         self._running: dict[int, str] = {}
+        self._clock = clock
+        self._started: dict[int, float] = {}
         self._finished = 0
         self._total = 0
         self._printed = False
@@ -96,14 +102,17 @@ class TerminalReport:
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
             self._order, self._running, self._finished, self._total = InOrder(), {}, 0, event.total
-            self._printed = False
+            self._started, self._printed = {}, False
         elif isinstance(event, CaseStarted):
             self._running[event.index] = event.name
+            self._started[event.index] = self._clock()
             self._total = event.total
         elif isinstance(event, CaseFinished):
             self._running.pop(event.index, None)
             self._finished += 1
-            self._emit(self._order.add(event.index, event.result))
+            started = self._started.pop(event.index, None)
+            wall = None if started is None else self._clock() - started
+            self._emit(self._order.add(event.index, (event.result, wall)))
         elif isinstance(event, RunFinished):
             if self._status:
                 self._status.clear()
@@ -112,8 +121,8 @@ class TerminalReport:
             return
         self._show_status()
 
-    def _emit(self, results: Iterable[CaseResult]) -> None:
-        for line in (line for result in results for line in self._case(result)):
+    def _emit(self, results: Iterable[tuple[CaseResult, float | None]]) -> None:
+        for line in (line for result, wall in results for line in self._case(result, wall)):
             if self._status:
                 self._status.clear()
             self._console.print(line)
@@ -128,7 +137,7 @@ class TerminalReport:
         text = _MARKS[status] if self._marks else status.value.ljust(_WORD_WIDTH)
         return Text(text, style=_STYLES[status])
 
-    def _case(self, result: CaseResult) -> list[Text]:
+    def _case(self, result: CaseResult, wall: float | None) -> list[Text]:
         failed = result.status in (Status.FAIL, Status.ERROR)
         if self._verbosity <= Verbosity.QUIET and not failed:
             return []
@@ -137,7 +146,7 @@ class TerminalReport:
             if result.reason:
                 head.append(f"  ({self._line(result.reason)})", style="dim")
         else:
-            head.append(f"  {format_duration(result.duration_s)}", style="dim")
+            head.append(f"  {_took(result, wall)}", style="dim")
         if result.trials is not None:
             head.append(f"  {trials_line(result.trials)}", style="dim")
         lines = [head]
@@ -202,6 +211,16 @@ class TerminalReport:
         if self._printed:
             self._console.print()
         self._console.print(Text(_summary_text(summary), style=_summary_style(summary)))
+
+
+def _took(result: CaseResult, wall: float | None) -> str:
+    """How long a case took: its duration; for a case run as trials, the wall time from its start to its
+    last trial's end (their sum, labelled so, when its start was not seen)."""
+    if result.trials is None:
+        return format_duration(result.duration_s)
+    if wall is None:
+        return f"{format_duration(result.duration_s)} summed over {result.trials.n} trials"
+    return format_duration(wall)
 
 
 def trials_line(stats: TrialStats) -> str:

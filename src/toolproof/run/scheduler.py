@@ -45,7 +45,10 @@ async def run_all(
     sink: Sink,
     title: str = "toolproof",
 ) -> list[CaseResult]:
-    """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order."""
+    """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order.
+
+    When the run is cancelled, the cases that finished are still reported (RunFinished) before it ends.
+    """
     total = len(items)
     results: list[CaseResult | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
@@ -59,10 +62,11 @@ async def run_all(
         results[index] = result
         sink.handle(CaseFinished(result=result, index=index, total=total))
 
-    async with anyio.create_task_group() as group:
-        for index, item in enumerate(items):
-            group.start_soon(one, index, item)
-
-    done = [result for result in results if result is not None]
-    sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
+    try:
+        async with anyio.create_task_group() as group:
+            for index, item in enumerate(items):
+                group.start_soon(one, index, item)
+    finally:  # also when the run is cancelled (a stop signal): report the cases that finished
+        done = [result for result in results if result is not None]
+        sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
     return done

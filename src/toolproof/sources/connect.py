@@ -48,11 +48,13 @@ def connect_spec(
 def _docker_args(
     image: str, command: str, args: list[str], env: Mapping[str, str], fixture: str | None
 ) -> list[str]:
+    """`docker run` arguments for the server. The case's variables are passed by name only (`-e KEY`): their
+    values reach the container from the docker client's own environment, never from its command line."""
     wrapped = ["run", "--rm", "-i"]
     if fixture:
         wrapped += ["-v", f"{fixture}:{fixture}"]
-    for key, value in env.items():
-        wrapped += ["-e", f"{key}={value}"]
+    for key in env:
+        wrapped += ["-e", key]
     return [*wrapped, image, *([command] if command else []), *args]
 
 

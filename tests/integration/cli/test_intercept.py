@@ -379,6 +379,8 @@ def test_usage_errors_exit_2_without_touching_stdout(
     [
         ("trajectory: [{type: sequence, tools: [a]}]\n", "trajectory[0].type"),
         ("name: plain\nassert: {tool: echo}\n", "'plain' has no trajectory: checks (its block is assert)"),
+        ("name: two\ntiemout: 3s\ntrajectory: [{type: sequence, tools: [a]}]\n", "two (load error)"
+         "  0ms\n      configuration error: 2 problems:\n"),
     ],
 )
 def test_a_bad_trajectory_file_exits_2_before_starting_the_server(

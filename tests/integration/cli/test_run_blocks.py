@@ -119,3 +119,49 @@ def test_each_block_passes_and_fails_as_it_should(
     assert outcome.result("logging level rejected")["failure"]["kind"] == "rpc_error"
     assert outcome.result("resource read unknown")["failure"]["kind"] == "rpc_error"
     assert "delete" in outcome.result("trajectory absence")["failure"]["message"]
+
+
+def caps_server(capabilities: str) -> str:
+    return f"server:\n  command: mcp-server-everything\n  client_capabilities: {capabilities}\n"
+
+
+CAPS_FAILURES = {
+    "a root that is not configured": (
+        caps_server("{roots: ['{{fixture}}']}"),
+        "assert: {tool: get-roots-list, expect: {contains: ['file:///not/configured']}}",
+        ['"file:///not/configured" not found', "fixture"],
+    ),
+    "a declined form where accept is expected": (
+        caps_server("{elicitation: {action: decline}}"),
+        "assert: {tool: trigger-elicitation-request, expect: {contains: ['Name: Ann']}}",
+        ['"Name: Ann" not found', "declined"],
+    ),
+    "a cancelled form where accept is expected": (
+        caps_server("{elicitation: {action: cancel}}"),
+        "assert: {tool: trigger-elicitation-request, expect: {contains: ['Name: Ann']}}",
+        ['"Name: Ann" not found', "cancelled"],
+    ),
+    "a sampling answer other than the expected one": (
+        caps_server("{sampling: {text: mocked reply, model: mock-7}}"),
+        "assert: {tool: trigger-sampling-request, args: {prompt: hi}, expect: {contains: [another reply]}}",
+        ['"another reply" not found', "mocked reply"],
+    ),
+}
+
+
+def test_client_capabilities_fail_when_the_answer_is_not_the_expected_one(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    files = {
+        f"fail{n}.yaml": f"name: {name}\n{server}{body}\n"
+        for n, (name, (server, body, _)) in enumerate(CAPS_FAILURES.items())
+    }
+    fixture = tmp_path / "fixture"
+    fixture.mkdir()
+    outcome = toolproof(str(write_suite(files)), "--fixture", str(fixture))
+    assert outcome.status == 1
+    assert outcome.verdicts() == dict.fromkeys(CAPS_FAILURES, "FAIL")
+    for name, (_, _, said) in CAPS_FAILURES.items():
+        failure = outcome.result(name)["failure"]
+        assert (failure["kind"], failure["check"]) == ("expectation", "contains"), name
+        assert all(words in failure["message"] for words in said), (name, failure["message"])

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import pytest
-from tests.integration.mcp.helpers import ROOT, stdio
+from tests.integration.mcp.helpers import ROOT, stdio, tiny
 
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
@@ -109,3 +109,23 @@ async def test_input_requests_that_cannot_settle_are_protocol_failures(
             await session.call_tool(tool, {})
     assert raised.value.failure.kind is FailureKind.PROTOCOL
     assert raised.value.failure.message == message
+
+
+async def test_a_handshake_era_server_asked_in_the_2026_era_is_named_as_such() -> None:
+    async with open_session(tiny(protocol="2026-07-28")) as session:
+        with pytest.raises(RequestFailed) as raised:
+            await session.call_tool("echo", {"text": "hi"})
+    failure = raised.value.failure
+    assert failure.kind is FailureKind.PROTOCOL
+    assert failure.message == (
+        "tools/call echo: the server did not answer in the 2026-07-28 era: it sent a result without "
+        'resultType, as a server of the 2025-11-25 handshake era does ({"content": [{"type": "text", '
+        '"text": "hi"}]}); run with --protocol 2025-11-25 or --protocol auto'
+    )
+
+
+async def test_the_same_server_in_auto_mode_falls_back_to_the_handshake() -> None:
+    async with open_session(tiny(protocol="auto")) as session:
+        result = await session.call_tool("echo", {"text": "hi"})
+        assert session.protocol_version == "2025-11-25"
+    assert result["content"] == [{"type": "text", "text": "hi"}]

@@ -157,7 +157,7 @@ def test_a_tty_gets_colour() -> None:
 
 @pytest.mark.parametrize(
     "env",
-    [{"NO_COLOR": ""}, {"NO_COLOR": "1"}, {"TERM": "dumb"}, {"NO_COLOR": "1", "FORCE_COLOR": "1"}],
+    [{"NO_COLOR": "1"}, {"TERM": "dumb"}, {"NO_COLOR": "1", "FORCE_COLOR": "1"}],
 )
 def test_plain_on_a_tty_when_colour_is_refused(env: dict[str, str]) -> None:
     assert run(sample(), env=env, stdout=TTY())[0] == PLAIN
@@ -168,6 +168,7 @@ def test_use_colour() -> None:
     assert not use_colour(io.StringIO(), {"FORCE_COLOR": ""})
     assert use_colour(io.StringIO(), {"FORCE_COLOR": "1", "TERM": "dumb"})
     assert use_colour(TTY(), {"TERM": "xterm"})
+    assert use_colour(TTY(), {"NO_COLOR": "", "TERM": "xterm"})  # only a non-empty NO_COLOR refuses
 
 
 def test_colour_without_unicode_falls_back_to_words() -> None:

@@ -58,3 +58,26 @@ def test_a_released_slot_lets_the_next_case_start() -> None:
     results = anyio.run(lambda: run_all(range(6), execute, str, jobs=1, sink=Recorder()))
     assert [r.name for r in results] == [f"c{i}" for i in range(6)]
     assert peak == 1
+
+
+def test_a_cancelled_run_still_reports_the_cases_that_finished() -> None:
+    cleaned: list[int] = []
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        try:
+            await anyio.sleep(0 if index == 0 else 60)
+        finally:
+            cleaned.append(index)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    async def main() -> None:
+        with anyio.move_on_after(0.2):
+            await run_all(range(3), execute, str, jobs=3, sink=sink)
+            raise AssertionError("the run should have been cancelled")
+
+    sink = Recorder()
+    anyio.run(main)
+    finished = sink.events[-1]
+    assert isinstance(finished, RunFinished)
+    assert [r.name for r in finished.results] == ["c0"]
+    assert sorted(cleaned) == [0, 1, 2]

@@ -26,12 +26,23 @@ def test_server_override_replaces_command_and_args() -> None:
     assert (spec.command, spec.args) == ("node", ("dist/index.js", "/f"))
 
 
-def test_docker_wraps_stdio_with_fixture_mount_and_case_env() -> None:
-    server = ServerConfig(command="srv", args=["{{fixture}}"], env={"MODE": "x"})
+def test_docker_wraps_stdio_with_fixture_mount_and_case_env_names() -> None:
+    server = ServerConfig(command="srv", args=["{{fixture}}"], env={"MODE": "x", "API_KEY": "${TOKEN}"})
     options = ServerOptions(environ=BASE, docker="img:1")
     spec = connect_spec(server, {"fixture": "/f"}, options, request_timeout=1)
     assert spec.command == "docker"
-    assert spec.args == ("run", "--rm", "-i", "-v", "/f:/f", "-e", "MODE=x", "img:1", "srv", "/f")
+    assert spec.args == (
+        "run", "--rm", "-i", "-v", "/f:/f", "-e", "MODE", "-e", "API_KEY", "img:1", "srv", "/f"
+    )
+    assert spec.env == {**BASE, "MODE": "x", "API_KEY": "s3cret"}  # the values, in the docker client's env
+
+
+def test_docker_never_puts_an_env_value_on_the_command_line() -> None:
+    server = ServerConfig(command="srv", env={"PASSWORD": "hunter2=x y", "URL": "${TOKEN}"})
+    spec = connect_spec(server, {}, ServerOptions(environ=BASE, docker="img:1"), request_timeout=1)
+    argv = " ".join((spec.command, *spec.args))
+    assert "hunter2" not in argv
+    assert "s3cret" not in argv
 
 
 def test_http_headers_and_url_expand_env() -> None:

@@ -14,7 +14,6 @@ server that does not exit sends one). Then the server and everything it started 
 from __future__ import annotations
 
 import contextlib
-import signal
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,13 +23,13 @@ import anyio
 import anyio.abc
 
 from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.mcp.signals import cancelled_by_signals
 from toolproof.sources.intercept.recorder import CallRecorder, RecordedCall
 
 READ_CHUNK = 64 * 1024
 EXIT_DRAIN_S = 0.5
 STOP_GRACE_S = 0.5
 TERM_GRACE_S = 0.5
-_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 Ending = Literal["agent", "server", "timeout", "signal"]
 
@@ -105,11 +104,12 @@ class _Proxy:
 
     async def run(self, timeout_s: float | None) -> Ending:
         with anyio.move_on_after(timeout_s), self._scope:
-            async with anyio.create_task_group() as tasks:
+            async with cancelled_by_signals() as caught, anyio.create_task_group() as tasks:
                 tasks.start_soon(self._upstream)
                 tasks.start_soon(self._downstream)
                 tasks.start_soon(self._watch_exit)
-                tasks.start_soon(self._watch_signals)
+            if caught.signal is not None:
+                self._end("signal")
         return self._ending or "timeout"
 
     def _end(self, why: Ending) -> None:
@@ -157,9 +157,3 @@ class _Proxy:
         await self._server.process.wait()
         await anyio.sleep(EXIT_DRAIN_S)
         self._end(self._closed_by())
-
-    async def _watch_signals(self) -> None:
-        with anyio.open_signal_receiver(*_SIGNALS) as received:
-            async for _ in received:
-                self._end("signal")
-                return

@@ -1,0 +1,53 @@
+"""Run a command's async work so that SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it cleanly.
+
+A command calls `run_until_signal(main)` in place of `anyio.run(main)`, and returns `outcome.report(name)`
+when the outcome is `Interrupted`. On a signal `main` is cancelled: its servers (and everything they started)
+are stopped and fixture copies removed by the cleanup of the code `main` runs, and the reports of what
+finished are written. The exit status is then 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM, 129
+for SIGHUP), as a shell reports a process ended by that signal.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """The work was stopped by `signal`."""
+
+    signal: signal.Signals
+
+    @property
+    def status(self) -> int:
+        """The exit status for it: 128 + the signal number."""
+        return 128 + self.signal.value
+
+    def report(self, command: str) -> int:
+        """Say in one line on stderr that `command` (e.g. "toolproof run") was stopped; return `status`."""
+        print(f"{command}: stopped by {self.signal.name} (exit status {self.status})", file=sys.stderr)
+        return self.status
+
+
+def run_until_signal(main: Callable[[], Awaitable[T]]) -> T | Interrupted:
+    """`anyio.run(main)`, except that SIGTERM, SIGINT or SIGHUP cancels `main` and gives `Interrupted`."""
+    import anyio
+
+    from toolproof.mcp.signals import cancelled_by_signals
+
+    async def guarded() -> T | Interrupted:
+        async with cancelled_by_signals() as caught:
+            return await main()
+        assert caught.signal is not None  # only a signal ends the block without a return
+        return Interrupted(caught.signal)
+
+    try:
+        return anyio.run(guarded)
+    except KeyboardInterrupt:  # Ctrl-C just before the signals were caught, or just after
+        return Interrupted(signal.SIGINT)
