@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +39,7 @@ from toolproof.model.scenario import (
 )
 
 WILDCARD = "*"
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 ANY_ARGUMENT = "*"  # a `forbidden_values` key that applies to every top-level argument
 
 
@@ -74,8 +77,67 @@ def _compile_python(pattern: str, ignore_case: bool) -> Any:
 
 
 def compact_json(value: Any) -> str:
-    """`JSON.stringify(value)`: compact, keys in their original order."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    """`JSON.stringify(value)`: compact, keys in their original order, numbers as JavaScript writes them
+    (`10.0` -> `10`, `1e21` -> `1e+21`, `-0` -> `0`, NaN -> `null`), text unescaped beyond what JSON needs
+    (non-ASCII kept, a lone surrogate as `\\udXXX`); dates in ISO 8601, other values as their text."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _js_number(value)
+    if isinstance(value, str):
+        return _js_string(value)
+    if isinstance(value, Mapping):
+        return (
+            "{"
+            + ",".join(f"{_js_string(_key(key))}:{compact_json(item)}" for key, item in value.items())
+            + "}"
+        )
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(compact_json(item) for item in value) + "]"
+    return _js_string(text_of(value) if isinstance(value, date) else str(value))
+
+
+def _key(key: Any) -> str:
+    """An object key as text (JSON keys are strings)."""
+    return key if isinstance(key, str) else compact_json(key)
+
+
+def _js_string(text: str) -> str:
+    """A JSON string as JavaScript writes it: only quotes, backslashes, control characters and lone
+    surrogates escaped."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", quoted)
+
+
+def _js_number(value: int | float) -> str:
+    """A JSON number as JavaScript writes it: the shortest digits that read back as the same double, with an
+    exponent only from 1e21 up and below 1e-6; integers beyond 2**53 rounded to a double first, as
+    JavaScript reads them; `null` for what no double holds (NaN, infinities)."""
+    if isinstance(value, int) and abs(value) < 2**53:
+        return str(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return "null"
+    if not math.isfinite(number):
+        return "null"
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    shortest = Decimal(repr(abs(number))).normalize().as_tuple()
+    digits = "".join(map(str, shortest.digits))
+    point = len(digits) + int(shortest.exponent)  # digits[:point] is the integer part
+    if len(digits) <= point <= 21:
+        return sign + digits + "0" * (point - len(digits))
+    if 0 < point <= 21:
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    if -6 < point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    exponent = point - 1
+    mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
+    return f"{sign}{mantissa}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
 
 
 def as_text(value: Any) -> str:
@@ -270,7 +332,7 @@ def _exact(matcher: ExactMatcher, actual: Any, scope: Scope) -> Miss | None:
         return Miss(f"is not {_describe_moment(wanted)}", text_of(wanted))
     if _equal_to_expected(wanted, actual, scope):
         return None
-    return Miss(lambda: f"is not {as_text(wanted)}", wanted)
+    return Miss(lambda: f"is not {compact_json(wanted)}", wanted)
 
 
 def _date(matcher: DateMatcher, actual: Any, scope: Scope) -> Miss | None:
@@ -440,7 +502,7 @@ def argument_violations(check: CallCheck, arguments: Any, scope: Scope) -> list[
                     name,
                     detail.expected,
                     actual,
-                    f"argument {name!r} = {as_text(actual)} {detail.reason}",
+                    f"argument {name!r} = {compact_json(actual)} {detail.reason}",
                     pattern=detail.pattern,
                 )
             )
@@ -460,7 +522,7 @@ def argument_violations(check: CallCheck, arguments: Any, scope: Scope) -> list[
                     name,
                     describe_matcher(detail, scope),
                     actual,
-                    f"argument {name!r} = {as_text(actual)} is a forbidden value",
+                    f"argument {name!r} = {compact_json(actual)} is a forbidden value",
                 )
             )
     return found

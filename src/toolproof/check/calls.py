@@ -50,9 +50,11 @@ class Step:
 
 @dataclass
 class Steps:
-    """The steps of one level and scope, in order, indexed by name."""
+    """The steps of one level and scope, in order, indexed by name; `nodes` says they are workflow nodes
+    (which run), not tool calls (which are called)."""
 
     steps: Sequence[Step]
+    nodes: bool = False
     names: tuple[str, ...] = field(init=False)
     where: dict[str, list[int]] = field(init=False)
 
@@ -74,7 +76,8 @@ class Steps:
             [
                 Step(node.name, node.arguments, node.status == "error" or node.error is not None, index, node)
                 for index, node in enumerate(nodes)
-            ]
+            ],
+            nodes=True,
         )
 
     @cached_property
@@ -84,6 +87,22 @@ class Steps:
     def called(self) -> list[str]:
         """The distinct names, in the order of their first call."""
         return list(self.where)
+
+    def seen(self, names: Sequence[str] | None = None) -> str:
+        """What ran (`names`, else the distinct names), for messages: `called: a, b`, or for nodes
+        `nodes run: a, b`."""
+        return (
+            f"{'nodes run' if self.nodes else 'called'}: {shown(self.called() if names is None else names)}"
+        )
+
+    def ran(self, count: int) -> str:
+        """`was called 3 times`, or for nodes `ran 3 times`."""
+        return f"{'ran' if self.nodes else 'was called'} {_times(count)}"
+
+    @property
+    def unit(self) -> str:
+        """What one step is, for messages: `call` or `node`."""
+        return "node" if self.nodes else "call"
 
 
 @dataclass
@@ -333,11 +352,12 @@ def _problem_count(check: CallCheck, step: Step, scope: Scope, limit: int | None
 
 
 def _level(check: CallCheck, scope: CallScope) -> Steps:
+    """The steps a check reads: `auto` is the nodes when the run has any, else the tool calls."""
     if check.level == "tool":
         return scope.calls
-    if check.level == "node":
+    if check.level == "node" or scope.has_nodes:
         return scope.nodes
-    return scope.nodes if check.name in scope.nodes.where else scope.calls
+    return scope.calls
 
 
 def _step_detail(step: Step) -> dict[str, Any]:
@@ -428,10 +448,11 @@ def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, 
         if not matched:
             return None, []
         what = " with matching arguments" if _has_argument_rules(check) else ""
+        verb = "run" if level.nodes else "be called"
         return _fail(
-            f"{check.name} must not be called{what}, but was called {_times(len(matched))} (at index "
+            f"{check.name} must not {verb}{what}, but {level.ran(len(matched))} (at index "
             f"{_indexes([step.index for step in matched])})",
-            f"no call of {check.name}",
+            f"no {level.unit} of {check.name}",
             [_step_detail(step) for step in matched[:MAX_SHOWN]],
             called_tools=level.called(),
         ), matched
@@ -463,9 +484,9 @@ def _count(check: CallCheck, level: Steps, matched: list[Step]) -> Failure | Non
     else:
         wanted = f"between {low} and {high}"
     what = " with matching arguments" if _has_argument_rules(check) else ""
+    where = f"at index {_indexes([step.index for step in matched])}; " if matched else ""
     return _fail(
-        f"{check.name} was called{what} {_times(count)}, expected {wanted} (at index "
-        f"{_indexes([step.index for step in matched])}; called: {shown(level.called())})",
+        f"{check.name} {level.ran(count)}{what}, expected {wanted} ({where}{level.seen()})",
         wanted,
         count,
         called_tools=level.called(),
@@ -476,8 +497,9 @@ def _not_found(
     check: CallCheck, level: Steps, candidates: list[Step], closest: Step | None, scope: Scope
 ) -> Failure:
     if closest is None:
+        missing = "did not run" if level.nodes else "was not called"
         return _fail(
-            f"{check.name} was not called (called: {shown(level.called())})",
+            f"{check.name} {missing} ({level.seen()})",
             check.name,
             level.called(),
             called_tools=level.called(),
@@ -485,8 +507,8 @@ def _not_found(
     step, problems = closest, _step_problems(check, closest, scope)
     reasons = "; ".join(problem["message"] for problem in problems)
     return _fail(
-        f"no call of {check.name} matched ({_times(len(candidates))} called); closest is index "
-        f"{step.index}: {reasons}",
+        f"no {level.unit} of {check.name} matched ({_times(len(candidates))} "
+        f"{'run' if level.nodes else 'called'}); closest is index {step.index}: {reasons}",
         _expected_call(check, scope),
         step.arguments,
         closest_call=_step_detail(step),
@@ -517,9 +539,13 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
     if index >= len(level.steps):
         if check.condition == "not_called":
             return None, []
+        there = (
+            f"only {len(level.steps)} nodes ran"
+            if level.nodes
+            else f"there are only {len(level.steps)} calls"
+        )
         return _fail(
-            f"expected {check.name} at index {index}, but there are only {len(level.steps)} calls "
-            f"(called: {shown(list(level.names))})",
+            f"expected {check.name} at index {index}, but {there} ({level.seen(level.names)})",
             {"index": index, "name": check.name},
             list(level.names[:MAX_SHOWN]),
             called_sequence=list(level.names[:1000]),
@@ -532,7 +558,7 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
         if problems:
             return None, []
         return _fail(
-            f"{check.name} must not be the call at index {index}, but it is",
+            f"{check.name} must not be the {level.unit} at index {index}, but it is",
             {"index": index, "not": check.name},
             _step_detail(step),
         ), [step]
@@ -540,7 +566,7 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
         return None, [step]
     reasons = "; ".join(problem["message"] for problem in problems)
     return _fail(
-        f"expected {check.name} at index {index}: {reasons} (called: {shown(list(level.names))})",
+        f"expected {check.name} at index {index}: {reasons} ({level.seen(level.names)})",
         {"index": index, **_expected_call(check, scope)},
         _step_detail(step),
         closest_call=_step_detail(step),

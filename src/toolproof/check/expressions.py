@@ -40,6 +40,7 @@ _UNITS = {
     "weeks": timedelta(weeks=1),
 }
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?")
+_SHIFT_ARGS = "(date, count, unit)"
 
 
 class ExpressionError(ValueError):
@@ -194,20 +195,43 @@ def _temporal(expression: str, value: Any, zone: tzinfo, what: str) -> date | da
     return found
 
 
-def _shift(expression: str, scope: Scope, args: Sequence[Any], sign: int) -> date | datetime:
-    if len(args) != 3:
-        raise ExpressionError(expression, "DATE_ADD and DATE_SUB take (date, count, unit)")
-    start = _temporal(expression, args[0], scope.clock.zone, "the first argument")
+def _count(expression: str, value: Any) -> float:
+    """The count argument of DATE_ADD and DATE_SUB."""
     try:
-        count = float(args[1])
+        return float(value)
     except (TypeError, ValueError):
-        raise ExpressionError(expression, f"the count must be a number, got {text_of(args[1])!r}") from None
-    unit = _UNITS.get(str(args[2]).strip().lower())
+        raise ExpressionError(expression, f"the count must be a number, got {text_of(value)!r}") from None
+
+
+def _unit(expression: str, value: Any) -> timedelta:
+    """The unit argument of DATE_ADD and DATE_SUB (`day`, `hours`, ...) as a duration."""
+    unit = _UNITS.get(str(value).strip().lower())
     if unit is None:
         raise ExpressionError(
-            expression, f"unknown unit {text_of(args[2])!r} (use {', '.join(sorted(_UNITS))})"
+            expression, f"unknown unit {text_of(value)!r} (use {', '.join(sorted(_UNITS))})"
         )
-    delta = unit * count * sign
+    return unit
+
+
+def _time_of_day(expression: str, value: Any) -> time:
+    """The time argument of AT_TIME: `HH:MM`, `HH:MM:SS` or `h:MM AM/PM`."""
+    clock = _CLOCK.fullmatch(str(value).strip())
+    if clock is None:
+        raise ExpressionError(expression, f"time {text_of(value)!r} is not HH:MM, HH:MM:SS or h:MM AM/PM")
+    hour, minute, second = int(clock[1]), int(clock[2]), int(clock[3] or 0)
+    if clock[4]:
+        if not 1 <= hour <= 12:
+            raise ExpressionError(expression, f"hour {hour} is not 1-12 in {value!r}")
+        hour = hour % 12 + (12 if clock[4].lower() == "pm" else 0)
+    try:
+        return time(hour, minute, second)
+    except ValueError as error:
+        raise ExpressionError(expression, f"time {value!r}: {error}") from None
+
+
+def _shift(expression: str, scope: Scope, args: Sequence[Any], sign: int) -> date | datetime:
+    start = _temporal(expression, args[0], scope.clock.zone, "the first argument")
+    delta = _unit(expression, args[2]) * _count(expression, args[1]) * sign
     if not isinstance(start, datetime) and delta % timedelta(days=1) == timedelta(0):
         return start + delta
     if not isinstance(start, datetime):
@@ -216,35 +240,18 @@ def _shift(expression: str, scope: Scope, args: Sequence[Any], sign: int) -> dat
 
 
 def _at_time(expression: str, scope: Scope, args: Sequence[Any]) -> datetime:
-    if len(args) != 2:
-        raise ExpressionError(expression, "AT_TIME takes (date, time)")
     day = _temporal(expression, args[0], scope.clock.zone, "the first argument")
     if isinstance(day, datetime):
         day = day.astimezone(scope.clock.zone).date()
-    clock = _CLOCK.fullmatch(str(args[1]).strip())
-    if clock is None:
-        raise ExpressionError(expression, f"time {text_of(args[1])!r} is not HH:MM, HH:MM:SS or h:MM AM/PM")
-    hour, minute, second = int(clock[1]), int(clock[2]), int(clock[3] or 0)
-    if clock[4]:
-        if not 1 <= hour <= 12:
-            raise ExpressionError(expression, f"hour {hour} is not 1-12 in {args[1]!r}")
-        hour = hour % 12 + (12 if clock[4].lower() == "pm" else 0)
-    try:
-        return datetime.combine(day, time(hour, minute, second), scope.clock.zone)
-    except ValueError as error:
-        raise ExpressionError(expression, f"time {args[1]!r}: {error}") from None
+    return datetime.combine(day, _time_of_day(expression, args[1]), scope.clock.zone)
 
 
 def _format_date(expression: str, scope: Scope, args: Sequence[Any]) -> str:
-    if len(args) != 2:
-        raise ExpressionError(expression, "FORMAT_DATE takes (date, format)")
     moment = _temporal(expression, args[0], scope.clock.zone, "the first argument")
     return moment.strftime(str(args[1]))
 
 
 def _json_extract(expression: str, args: Sequence[Any]) -> Any:
-    if len(args) != 2:
-        raise ExpressionError(expression, "JSON_EXTRACT takes (data, path)")
     data = args[0]
     if isinstance(data, str):
         try:
@@ -273,28 +280,42 @@ def dot_path(data: Any, path: str) -> Any:
     return current
 
 
-def _one_text(name: str, convert: Callable[[str], str]) -> Callable[[str, Scope, Sequence[Any]], Any]:
-    def apply(expression: str, scope: Scope, args: Sequence[Any]) -> Any:
-        if len(args) != 1:
-            raise ExpressionError(expression, f"{name} takes one argument")
-        return convert(text_of(args[0]))
+@dataclass(frozen=True)
+class _Builtin:
+    """A function of the language: what it does, how many arguments it takes (None: any), and how its
+    arguments read in messages."""
 
-    return apply
+    apply: Callable[[str, Scope, Sequence[Any]], Any]
+    arity: int | None
+    signature: str
 
 
-_FUNCTIONS: dict[str, Callable[[str, Scope, Sequence[Any]], Any]] = {
-    "TODAY": lambda expression, scope, args: scope.clock.today,
-    "NOW": lambda expression, scope, args: scope.clock.now.astimezone(scope.clock.zone),
-    "DATE_ADD": lambda expression, scope, args: _shift(expression, scope, args, 1),
-    "DATE_SUB": lambda expression, scope, args: _shift(expression, scope, args, -1),
-    "AT_TIME": _at_time,
-    "FORMAT_DATE": _format_date,
-    "CONCAT": lambda expression, scope, args: "".join(text_of(arg) for arg in args),
-    "UPPER": _one_text("UPPER", str.upper),
-    "LOWER": _one_text("LOWER", str.lower),
-    "JSON_EXTRACT": lambda expression, scope, args: _json_extract(expression, args),
+_FUNCTIONS: dict[str, _Builtin] = {
+    "TODAY": _Builtin(lambda expression, scope, args: scope.clock.today, 0, "()"),
+    "NOW": _Builtin(lambda expression, scope, args: scope.clock.now.astimezone(scope.clock.zone), 0, "()"),
+    "DATE_ADD": _Builtin(lambda expression, scope, args: _shift(expression, scope, args, 1), 3, _SHIFT_ARGS),
+    "DATE_SUB": _Builtin(lambda expression, scope, args: _shift(expression, scope, args, -1), 3, _SHIFT_ARGS),
+    "AT_TIME": _Builtin(_at_time, 2, "(date, time)"),
+    "FORMAT_DATE": _Builtin(_format_date, 2, "(date, format)"),
+    "CONCAT": _Builtin(
+        lambda expression, scope, args: "".join(text_of(arg) for arg in args), None, "(a, b, ...)"
+    ),
+    "UPPER": _Builtin(lambda expression, scope, args: text_of(args[0]).upper(), 1, "(text)"),
+    "LOWER": _Builtin(lambda expression, scope, args: text_of(args[0]).lower(), 1, "(text)"),
+    "JSON_EXTRACT": _Builtin(
+        lambda expression, scope, args: _json_extract(expression, args), 2, "(data, path)"
+    ),
 }
 _BARE = frozenset({"TODAY", "NOW"})
+# literal arguments a function rejects whatever the clock: (function, argument position) -> reader
+_LITERAL_ARGUMENTS: dict[tuple[str, int], Callable[[str, Any], Any]] = {
+    ("DATE_ADD", 1): _count,
+    ("DATE_ADD", 2): _unit,
+    ("DATE_SUB", 1): _count,
+    ("DATE_SUB", 2): _unit,
+    ("AT_TIME", 1): _time_of_day,
+}
+_UNKNOWN = object()  # an argument whose value is known only when the expression is evaluated
 
 
 def shadowed(variables: Mapping[str, Any]) -> list[str]:
@@ -306,6 +327,58 @@ def _warn_shadowed(name: str, scope: Scope) -> None:
     warning = f"the built-in {name} hides the context variable of that name"
     if name in scope.variables and warning not in scope.warnings:
         scope.warnings.append(warning)
+
+
+def _function(expression: str, name: str, count: int) -> _Builtin:
+    """The built-in `name`, called with `count` arguments; raises `ExpressionError` if there is none or the
+    count is wrong."""
+    function = _FUNCTIONS.get(name)
+    if function is None:
+        raise ExpressionError(expression, f"unknown function {name} (known: {', '.join(sorted(_FUNCTIONS))})")
+    if function.arity is not None and count != function.arity:
+        raise ExpressionError(expression, f"{name} takes {function.signature}, got {count} arguments")
+    return function
+
+
+def _unknown_name(expression: str, name: str, variables: Mapping[str, Any]) -> ExpressionError:
+    """The error for a bare name that is neither a built-in nor a context variable."""
+    known = ", ".join(sorted(variables)) or "none"
+    return ExpressionError(expression, f"unknown name {name} (context variables: {known})")
+
+
+def check_expression(expression: str, variables: Mapping[str, Any]) -> None:
+    """Raise `ExpressionError` for what would fail however the expression is evaluated: a syntax error, an
+    unknown function, a name that is neither a built-in nor one of the context `variables`, a wrong number
+    of arguments, or a unit, count or time of day (given literally or by a variable) that its function
+    rejects."""
+    _check(expression, parse(expression), variables)
+
+
+def _check(expression: str, node: Node, variables: Mapping[str, Any]) -> None:
+    """`check_expression` for one node of the tree and those below it."""
+    if node[0] == "lit":
+        return
+    name = node[1]
+    if node[0] == "name":
+        if name not in _BARE and name not in variables:
+            raise _unknown_name(expression, name, variables)
+        return
+    _function(expression, name, len(node[2]))
+    for position, argument in enumerate(node[2]):
+        _check(expression, argument, variables)
+        reader = _LITERAL_ARGUMENTS.get((name, position))
+        value = _known(argument, variables)
+        if reader is not None and value is not _UNKNOWN:
+            reader(expression, value)
+
+
+def _known(node: Node, variables: Mapping[str, Any]) -> Any:
+    """The value of a literal or a context variable, else `_UNKNOWN`."""
+    if node[0] == "lit":
+        return node[1]
+    if node[0] == "name" and node[1] not in _BARE and node[1] in variables:
+        return variables[node[1]]
+    return _UNKNOWN
 
 
 def evaluate(expression: str, scope: Scope) -> Any:
@@ -323,14 +396,11 @@ def _evaluate(expression: str, node: Node, scope: Scope) -> Any:
     if node[0] == "name":
         if name in _BARE:
             _warn_shadowed(name, scope)
-            return _FUNCTIONS[name](expression, scope, ())
+            return _FUNCTIONS[name].apply(expression, scope, ())
         if name in scope.variables:
             return scope.variables[name]
-        known = ", ".join(sorted(scope.variables)) or "none"
-        raise ExpressionError(expression, f"unknown name {name} (context variables: {known})")
-    function = _FUNCTIONS.get(name)
-    if function is None:
-        raise ExpressionError(expression, f"unknown function {name} (known: {', '.join(sorted(_FUNCTIONS))})")
+        raise _unknown_name(expression, name, scope.variables)
+    function = _function(expression, name, len(node[2]))
     _warn_shadowed(name, scope)
     args = [_evaluate(expression, arg, scope) for arg in node[2]]
-    return function(expression, scope, args)
+    return function.apply(expression, scope, args)

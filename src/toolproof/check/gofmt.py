@@ -1,11 +1,14 @@
 """Values rendered as text the way mcp-assert's Go code renders them, so that comparisons give its verdicts.
 
 `go_v` is fmt's `%v` of a decoded JSON or YAML value and `go_json` is `json.Marshal`, with one deliberate
-difference: numbers keep their exact value. Go decodes every JSON number to float64, so `%v` prints 1234567
-as `1.234567e+06` and a suite expecting 1234567 fails; here an integer prints as its digits, a float with an
-integral value below 1e21 prints as that integer (`1.0` -> `1`, as Go does), and any other float prints in
-its shortest round-trip form (`1.5`, `1e-07`, `1e+21`), which uses an exponent exactly where Go's
-`json.Marshal` does for such values.
+difference (reference/semantics.md: "json_path numbers keep their exact value"): numbers print exactly. Go
+decodes every JSON number to float64, so `%v` prints 1234567 as `1.234567e+06` and a suite expecting 1234567
+fails; here an integer prints as its digits, a float with an integral value below 1e21 prints as that integer
+(`1.0` -> `1`, as Go does below 1e6), and any other float prints in Python's shortest round-trip form
+(`1.5`, `1e-05`, `1e+21`). That form is Go's `%v` too for magnitudes below 1e6 (Go switches to an exponent
+there: `1.2345675e+06` where this prints `1234567.5`); `json.Marshal` writes the same digits but spells the
+exponent `1e-7` and starts it only below 1e-6 (`0.00001` where this prints `1e-05`), which means the same
+JSON value.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ def go_trim(text: str) -> str:
 
 
 def go_number(value: int | float) -> str:
-    """A number's exact text: integers as digits, integral floats below 1e21 without `.0`."""
+    """A number's exact text: integers as digits, integral floats below 1e21 without `.0`, other floats in
+    their shortest round-trip form (not Go's float64 `%v`: see the module docstring)."""
     if isinstance(value, int):
         return str(value)
     if math.isnan(value):
@@ -41,7 +45,8 @@ def go_number(value: int | float) -> str:
 
 
 def go_v(value: Any) -> str:
-    """`fmt.Sprintf("%v", value)` for a decoded JSON/YAML value: `map[a:1 b:[x y]]`, `<nil>`, `true`."""
+    """`fmt.Sprintf("%v", value)` for a decoded JSON/YAML value (`map[a:1 b:[x y]]`, `<nil>`, `true`), except
+    that numbers print exactly (`go_number`): `1234567` where Go's float64 `%v` gives `1.234567e+06`."""
     if value is None:
         return "<nil>"
     if isinstance(value, bool):
@@ -68,7 +73,8 @@ def _key_order(key: Any) -> tuple[int, Any]:
 def go_json(value: Any) -> str:
     """`json.Marshal(value)`: compact, keys sorted, integral floats as integers.
 
-    Unlike Go, `<`, `>` and `&` are not escaped as `\\u003c` etc.; the JSON means the same either way.
+    Unlike Go, `<`, `>` and `&` are not escaped as `\\u003c` etc., and small floats keep Python's exponent
+    spelling (`1e-05`, Go `0.00001`); the JSON means the same either way.
     """
     return json.dumps(_exact_numbers(value), ensure_ascii=False, separators=(",", ":"), sort_keys=True,
                       default=str)

@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonpath_rfc9535
 
-from toolproof.check.arguments import PatternError, as_text, match, regex_search, schema_problem
+from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search, schema_problem
 from toolproof.check.expressions import Scope, dot_path
 from toolproof.check.jsregex import strip_leading_flags
 from toolproof.model.result import Failure, FailureKind
@@ -223,10 +223,12 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     if check.mode == "exists":
         return _fail(f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}", check.path, None)
     if check.mode == "not_exists":
-        return _fail(f"JSONPath {check.path} should match nothing but matched {as_text(values)}", [], values)
+        return _fail(
+            f"JSONPath {check.path} should match nothing but matched {compact_json(values)}", [], values
+        )
     return _fail(
-        f"JSONPath {check.path} has no value equal to {as_text(check.equals)} (no type coercion); "
-        f"found: {as_text(values)}",
+        f"JSONPath {check.path} has no value equal to {compact_json(check.equals)} (no type coercion); "
+        f"found: {compact_json(values)}",
         check.equals,
         values,
     )
@@ -249,13 +251,13 @@ def field_check(check: FieldCheck, answer: Answer, scope: Scope) -> Failure | No
         if miss is not None:
             return None
         return _fail(
-            f"{check.field} = {as_text(value)} must not match, but it does",
+            f"{check.field} = {compact_json(value)} must not match, but it does",
             {"not": check.expected.model_dump(exclude_defaults=True)},
             value,
         )
     if miss is None:
         return None
-    return _fail(f"{check.field} = {as_text(value)} {miss.reason}", miss.expected, value)
+    return _fail(f"{check.field} = {compact_json(value)} {miss.reason}", miss.expected, value)
 
 
 def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
@@ -301,9 +303,13 @@ def latency_check(check: LatencyCheck, turns: Sequence[Turn]) -> Failure | NotEv
     return _fail(f"response took {where}, limit {check.max_ms:g} ms", check.max_ms, [ms for _, ms in slow])
 
 
-def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | None:
-    """The named guardrail triggered in scope (or did not); with no name, whether any guardrail triggered."""
-    events = [event for turn in turns for event in turn.guardrails]
+def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
+    """The named guardrail triggered in scope (or did not); with no name, whether any guardrail triggered.
+    Not evaluated when no turn in scope recorded guardrail information."""
+    recorded = [turn.guardrails for turn in turns if turn.guardrails is not None]
+    if not recorded:
+        return NotEvaluated("the run recorded no guardrail information")
+    events = [event for guardrails in recorded for event in guardrails]
     triggered = [event for event in events if event.triggered and check.name in (None, event.name)]
     if bool(triggered) == check.expected:
         return None

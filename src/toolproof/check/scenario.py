@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from toolproof.check.arguments import as_text
+from toolproof.check.arguments import as_text, compact_json
 from toolproof.check.calls import (
     CallScope,
     Steps,
@@ -191,7 +191,7 @@ def describe(check: Assertion) -> str:
         return f"response {'matches' if check.should_match else 'does not match'} /{check.pattern}/"
     if isinstance(check, JsonPathCheck):
         return f"jsonpath {check.path} {check.mode}" + (
-            f" {as_text(check.equals)}" if check.mode == "equals" else ""
+            f" {compact_json(check.equals)}" if check.mode == "equals" else ""
         )
     if isinstance(check, FieldCheck):
         return f"json_match {check.field}"

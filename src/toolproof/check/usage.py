@@ -14,7 +14,7 @@ Recognised records (each wherever it appears, at any depth):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolproof.check.response import NotEvaluated
@@ -106,28 +106,26 @@ def usage_records(value: Any) -> Iterator[Usage]:
             stack.extend(current)
 
 
-def turn_usage(turn: Turn) -> Usage | None:
-    """A turn's usage: what the source recorded, plus the records in the response body (or, without a body,
-    in the node outputs); None when there is none."""
-    parts = [turn.usage] if turn.usage is not None else []
-    parts.extend(usage_records(turn.body if turn.body is not None else [node.output for node in turn.nodes]))
-    if not parts:
-        return None
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
+def _sum(parts: Iterable[Usage]) -> Usage | None:
+    """The sum of `parts`, None when there are none."""
+    total: Usage | None = None
+    for part in parts:
+        total = part if total is None else total + part
     return total
+
+
+def turn_usage(turn: Turn) -> Usage | None:
+    """A turn's usage: what the source recorded for it (e.g. a trace's root span) when it recorded any, else
+    the records found in the response body (or, without a body, in the node outputs), which the recorded
+    usage already counts; None when there is none."""
+    if turn.usage is not None:
+        return turn.usage
+    return _sum(usage_records(turn.body if turn.body is not None else [node.output for node in turn.nodes]))
 
 
 def summed_usage(turns: Sequence[Turn]) -> Usage | None:
     """The usage of all `turns` together, None when none recorded any."""
-    found = [usage for usage in map(turn_usage, turns) if usage is not None]
-    if not found:
-        return None
-    total = found[0]
-    for usage in found[1:]:
-        total = total + usage
-    return total
+    return _sum(usage for usage in map(turn_usage, turns) if usage is not None)
 
 
 def token_limit(check: TokenLimitCheck, usage: Usage | None) -> Failure | NotEvaluated | None:

@@ -4,6 +4,11 @@ Each case is checked against the runs recorded for it: runs that name its scenar
 whose first user message is the case's; else every run that names no scenario and matched no case by its
 message (Mibo's passive testing: active cases check every incoming trace). Expressions such as TODAY use the
 run's recorded start time unless --now is given.
+
+`--trace` takes every path up to the next option, so the cases stand before it (`check CASES --trace T1 T2`)
+or after `--` (`check --trace T1 T2 -- CASES`); when no case path stands elsewhere, the last path after
+`--trace` is the cases (`check --trace DIR CASES`). In a directory given to `--trace`, files of no trace
+format (an MCPLab run's `results.json`) are skipped with a note; a file named itself must be a trace.
 """
 
 from __future__ import annotations
@@ -37,15 +42,22 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "PromptKit or toolproof scenario files). Exit status: 0 all passed, 1 any failed, 2 usage or load "
         "error.",
     )
-    parser.add_argument("cases", nargs="+", type=Path, metavar="CASES", help="case files or directories")
+    parser.add_argument(
+        "cases",
+        nargs="*",
+        type=Path,
+        metavar="CASES",
+        help="case files or directories (before --trace, or after --; else the last path after --trace)",
+    )
     parser.add_argument(
         "--trace",
-        action="append",
+        action="extend",
+        nargs="+",
         type=Path,
         required=True,
-        metavar="FILE",
-        help="a recorded run: MCPLab trace.jsonl, Mibo trace body, OTLP/JSON, mcp-assert audit log, or a "
-        "directory of them (may repeat)",
+        metavar="PATH",
+        help="recorded runs: MCPLab trace.jsonl, Mibo trace bodies, OTLP/JSON, mcp-assert audit logs, or "
+        "directories of them (other files in a directory are skipped with a note); takes several paths",
     )
     parser.add_argument(
         "--platform",
@@ -71,28 +83,36 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.sources.traces import TraceError
+    from toolproof.report.sinks import warn
+    from toolproof.sources.traces import TraceError, UnknownFormat
 
     try:
         zone = _zone(args.timezone)
         now = _moment(args.now, zone) if args.now else None
+        trace_paths, case_paths = split_paths(args.trace, args.cases)
     except ValueError as error:
         return _usage(str(error))
     try:
-        traces = [path for given in args.trace for path in files_under(given, TRACE_SUFFIXES)]
-        recorded = {path.resolve() for path in traces}
+        traces = [  # (file, whether it was named itself rather than found in a directory)
+            (path, path == given) for given in trace_paths for path in files_under(given, TRACE_SUFFIXES)
+        ]
+        recorded = {path.resolve() for path, _ in traces}
         case_files = [
             path
-            for given in args.cases
+            for given in case_paths
             for path in files_under(given, CASE_SUFFIXES)
             if path.resolve() not in recorded
         ]
     except FileNotFoundError as error:
         return _usage(f"{error.args[0]}: no such file or directory")
     runs: list[Transcript] = []
-    for path in traces:
+    for path, named in traces:
         try:
             runs.extend(_read(path, args))
+        except UnknownFormat as error:
+            if named:
+                return _usage(f"{path}: {error}")
+            warn(f"{path}: skipped, {error}")
         except TraceError as error:
             return _usage(f"{path}: {error}")
     cases, errors = load_agent_cases(case_files)
@@ -111,6 +131,19 @@ def run(args: argparse.Namespace) -> int:
         )
     results = _results(cases, errors, pairs, zone, now, by_case=args.by_case)
     return _report(results, args)
+
+
+def split_paths(traces: Sequence[Path], cases: Sequence[Path]) -> tuple[list[Path], list[Path]]:
+    """The trace paths and the case paths: with no case path given apart, the last path after `--trace` is
+    the cases. Raises ValueError when no case path is left."""
+    if cases:
+        return list(traces), list(cases)
+    if len(traces) < 2:
+        raise ValueError(
+            "no cases given: put the case files before --trace or after -- (--trace takes every path up to "
+            "the next option)"
+        )
+    return list(traces[:-1]), list(traces[-1:])
 
 
 def _usage(message: str) -> int:

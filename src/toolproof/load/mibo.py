@@ -5,7 +5,9 @@
 semantic: [...]}`. Procedural targets: `node_call` (MUST_CALL, MUST_NOT_CALL, CALL_COUNT; arguments with
 matchers, index, strict, forbidden arguments, nested `expected_tool_calls`), `json_match`, `response_regex`,
 `json_schema`, `http_status`, `response_time`, `token_limit`. Semantic assertions are judge checks with a
-score threshold (default 0.8). A plain literal where a matcher may stand means `exact`.
+score threshold (default 0.8). A plain literal where a matcher may stand means `exact`. Matcher expressions
+are checked when the file loads (syntax, known functions, names that are built-ins or `context` variables),
+and a date matcher's `value` must be an ISO 8601 date or date-time.
 """
 
 from __future__ import annotations
@@ -160,6 +162,7 @@ class _Case:
     def __init__(self, reader: Reader) -> None:
         self.r = reader
         self.placed: dict[int, KeyPath] = {}
+        self.context: dict[str, Any] = {}  # the case's variables, which expressions may name
 
     def load(self) -> list[AgentCase | LoadError]:
         r = self.r
@@ -171,7 +174,7 @@ class _Case:
         scenario = r.text(data.get("scenario", ""), (*base, "scenario")) or ""
         context_at: KeyPath = ("context",) if base and "context" in outer else (*base, "context")
         raw_context = outer.get("context") if base and "context" in outer else data.get("context", {})
-        context = r.mapping(raw_context, context_at) or {}
+        context = self.context = r.mapping(raw_context, context_at) or {}
         turns: list[AgentTurn] = []
         if "input_utterance" in data and "turns" in data:
             r.fail((*base, "turns"), "give either input_utterance or turns, not both")
@@ -421,10 +424,12 @@ class _Case:
             return None
         optional = bool(r.boolean(value.get("optional", False), (*path, "optional")))
         expression = (
-            r.text(value["expression"], (*path, "expression"), scalars=False)
+            r.expression(value["expression"], (*path, "expression"), self.context)
             if "expression" in value
             else None
         )
+        if "expression" in value and expression is None:
+            return None
         if kind == "any":
             return AnyMatcher(optional=optional)
         if kind == "one_of":
@@ -442,9 +447,12 @@ class _Case:
         if expression is None and not isinstance(value.get("value"), str):
             r.fail(path, "the date matcher needs expression (or a date string as value)")
             return None
+        moment = r.date(value["value"], (*path, "value")) if expression is None else None
+        if expression is None and moment is None:
+            return None
         return DateMatcher(
             expression=expression,
-            value=value.get("value") if expression is None else None,
+            value=moment,
             tolerance_minutes=tolerance,
             optional=optional,
         )

@@ -32,23 +32,27 @@ expect:                           # checks on the whole conversation; each item 
   - guardrail: {name: banned_words, triggered: true}
   - judge: {criteria: "...", threshold: 0.8, not: ["..."], grounding: true, node: ..., key: ...}
 ```
-Every check also takes `id`, `depends_on` (an id or a list), `label`, `when` (it applies only if
+`called`, `not_called` and `count` read tool calls (those made inside workflow nodes too); `node` reads the
+nodes. Every check also takes `id`, `depends_on` (an id or a list), `label`, `when` (it applies only if
 `{tool_called, tool_called_pattern, any_tool_called, min_tool_calls}` hold in its scope; else it is skipped)
-and `pass_threshold` (the share of trials it must pass). An argument value is a literal
-(exact match) or a matcher: `{contains: ...}`, `{regex: ...}`, `{date: EXPR or ISO date, tolerance_minutes}`,
-`{one_of: [...]}`, `{any: true}`, `{schema: {...}}`, `{text: ...}`, `{expr: EXPR}`, `{exact: ...}`, each
-with `optional: true` if the argument may be absent.
+and `pass_threshold` (the share of trials it must pass). Expressions (`expr`, `date`) are checked when the
+file loads: syntax, known functions, and names that are built-ins or `context` variables. An argument value
+is a literal (exact match) or a matcher: `{contains: ...}`, `{regex: ...}`, `{date: EXPR or ISO date,
+tolerance_minutes}`, `{one_of: [...]}`, `{any: true}`, `{schema: {...}}`, `{text: ...}`, `{expr: EXPR}`,
+`{exact: ...}`, each with `optional: true` if the argument may be absent.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from toolproof.check.expressions import ExpressionError, check_expression, parse_temporal
 from toolproof.check.re2_patterns import RE2PatternError, compile_re2
 from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
@@ -147,6 +151,27 @@ class Reader:
             return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
         self.fail(path, f"must be a string, got {_kind(value)}")
         return None
+
+    def expression(self, value: Any, path: KeyPath, variables: Mapping[str, Any]) -> str | None:
+        """An expression (text) that can succeed: it parses, and names only built-ins and the context
+        `variables`, with argument counts and literal units and times its functions accept."""
+        text = self.text(value, path, scalars=False)
+        if text is None:
+            return None
+        try:
+            check_expression(text, variables)
+        except ExpressionError as error:
+            self.fail(path, str(error))
+            return None
+        return text
+
+    def date(self, value: Any, path: KeyPath) -> str | None:
+        """An ISO 8601 date or date-time (text)."""
+        text = self.text(value, path, scalars=False)
+        if text is not None and parse_temporal(text, UTC) is None:
+            self.fail(path, f"{text!r} is not an ISO 8601 date or date-time")
+            return None
+        return text
 
     def texts(self, value: Any, path: KeyPath, *, one_or_many: bool = True) -> list[str] | None:
         """A list of strings (or, with `one_or_many`, a single string)."""
@@ -301,12 +326,14 @@ class _Own:
     def __init__(self, reader: Reader) -> None:
         self.r = reader
         self.placed: dict[int, KeyPath] = {}
+        self.context: dict[str, Any] = {}  # the case's variables, which expressions may name
 
     def case(self) -> list[AgentCase | LoadError]:
         r = self.r
         data = r.document.data
         r.keys(data, (), CASE_KEYS)
         name = r.text(data["name"], ("name",)) if "name" in data else default_name(r.document)
+        context = self.context = r.mapping(data.get("context", {}), ("context",)) or {}
         turns: list[AgentTurn] = []
         if "prompt" in data and "turns" in data:
             r.fail(("turns",), "give either prompt or turns, not both")
@@ -316,7 +343,6 @@ class _Own:
         elif "turns" in data:
             turns.extend(self.turns(data["turns"]))
         checks = self.checks(data.get("expect", []), ("expect",))
-        context = r.mapping(data.get("context", {}), ("context",)) or {}
         judge = self.judge_context(data.get("judge_context", {}))
         skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
         tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
@@ -424,7 +450,7 @@ class _Own:
         self, value: Any, path: KeyPath, condition: str = "called"
     ) -> tuple[Any, dict[str, Any]] | None:
         if isinstance(value, str):
-            return CallCheck, {"name": value, "condition": condition, "level": "auto"}
+            return CallCheck, {"name": value, "condition": condition, "level": "tool"}
         if condition == "not_called" and isinstance(value, list):
             names = self.r.texts(value, path)
             return (ToolsNotCalled, {"tools": tuple(names)}) if names else None
@@ -443,7 +469,7 @@ class _Own:
         fields: dict[str, Any] = {
             "name": r.text(data["tool"], (*path, "tool")),
             "condition": condition,
-            "level": "auto",
+            "level": "tool",
         }
         if "args" in data:
             fields["arguments"] = self.matchers(data["args"], (*path, "args"))
@@ -756,7 +782,7 @@ class _Own:
         if kind == "exact":
             return ExactMatcher(value=given, **options)
         if kind == "expr":
-            text = r.text(given, here, scalars=False)
+            text = r.expression(given, here, self.context)
             return None if text is None else ExactMatcher(expression=text, **options)
         if kind == "contains":
             return ContainsMatcher(value=given, **options)
@@ -783,8 +809,12 @@ class _Own:
                 r.number(value.get("tolerance_minutes", 0), (*here[:-1], "tolerance_minutes"), low=0) or 0
             )
             if _ISO_DATE.fullmatch(text.strip()):
-                return DateMatcher(value=text, tolerance_minutes=tolerance, **options)
-            return DateMatcher(expression=text, tolerance_minutes=tolerance, **options)
+                key, checked = "value", r.date(text, here)
+            else:
+                key, checked = "expression", r.expression(text, here, self.context)
+            if checked is None:
+                return None
+            return DateMatcher(**{key: checked}, tolerance_minutes=tolerance, **options)
         if not isinstance(given, list) or not given:
             r.fail(here, "must be a non-empty list of values or matchers")
             return None

@@ -165,9 +165,9 @@ class CallCheck(Check):
 
     `condition`: `called` (at least one matching call), `not_called` (none), `count` (the number of matching
     calls is `count`, or within `min_count`..`max_count`). `level`: `tool` calls, workflow `node`s, or `auto`
-    (nodes of that name where the run has some, else tool calls). `index`: the matching call must be at this
-    0-based position among all calls of its level and scope. `calls`: checks on the tool calls made inside the
-    matched node(s).
+    (Mibo's top-level `node_call`: the nodes when the run has any, else its tool calls). `index`: the matching
+    call must be at this 0-based position among all calls of its level and scope. `calls`: checks on the tool
+    calls made inside the matched node(s).
     """
 
     kind: Literal["call"] = "call"
@@ -298,7 +298,8 @@ class TokenLimitCheck(Check):
 
 
 class GuardrailCheck(Check):
-    """The named guardrail triggered (or not); with no name and `expected` false, none triggered at all."""
+    """The named guardrail triggered (or not); with no name and `expected` false, none triggered at all. Not
+    evaluated on a run that recorded no guardrail information."""
 
     kind: Literal["guardrail"] = "guardrail"
     name: str | None = None

@@ -93,8 +93,9 @@ class Turn(Frozen):
     """One user message and everything that followed it until the agent's final reply.
 
     `calls` are the tool calls made directly (outside any node); calls made inside a node are in that node's
-    `calls`. `body` is the raw response body where there is one (an HTTP target's response, the `data` of a
-    legacy Mibo trace); None means there is none.
+    `calls`. `guardrails` are the validators that ran on the turn; None means the source recorded nothing
+    about guardrails (not that none triggered). `body` is the raw response body where there is one (an HTTP
+    target's response, the `data` of a legacy Mibo trace); None means there is none.
     """
 
     user: str = ""
@@ -104,7 +105,7 @@ class Turn(Frozen):
     usage: Usage | None = None
     http_status: int | None = None
     duration_ms: float | None = None
-    guardrails: tuple[GuardrailEvent, ...] = ()
+    guardrails: tuple[GuardrailEvent, ...] | None = None
     body: Any = None
 
     def all_calls(self) -> Iterator[ToolCall]:

@@ -198,5 +198,11 @@ def test_violation_messages_say_expected_and_seen() -> None:
         "argument": "location",
         "pattern": "^San",
         "actual": "SF",
-        "message": "argument 'location' = SF does not match /^San/",
+        "message": "argument 'location' = \"SF\" does not match /^San/",
     }
+
+
+def test_an_exact_mismatch_shows_both_values_as_json() -> None:
+    check = CallCheck(name="order", arguments={"qty": ExactMatcher(value=3)})
+    (found,) = argument_violations(check, {"qty": "3"}, scope())
+    assert found["message"] == "argument 'qty' = \"3\" is not 3"

@@ -198,6 +198,13 @@ def test_counts_exact_min_and_max() -> None:
     assert not check(CallCheck(name="send_email", condition="count", max_count=2), observed).passed
     assert not check(CallCheck(name="log", condition="count", min_count=2), observed).passed
     assert check(CallCheck(name="never", condition="count", count=0), observed).passed
+    assert (
+        failed.message
+        == "send_email was called 3 times, expected exactly 2 (at index 0, 1, 2; called: send_email, log)"
+    )
+    absent = check(CallCheck(name="never", condition="count", min_count=1), observed).failure
+    assert absent is not None
+    assert absent.message == "never was called 0 times, expected at least 1 (called: send_email, log)"
 
 
 def test_index_is_the_position_among_all_calls() -> None:
@@ -242,11 +249,27 @@ def test_a_run_without_nodes_stands_for_the_agent_node() -> None:
     assert not check(agent, run("other")).passed
 
 
-def test_auto_level_falls_back_to_tool_calls() -> None:
+def test_auto_level_falls_back_to_tool_calls_only_without_nodes() -> None:
     observed = workflow(node("Webhook"), node("AI Agent", call("process_refund", {"order": "ORD-9921"})))
-    assert check(CallCheck(name="process_refund", level="auto"), observed).passed
     assert check(CallCheck(name="Webhook", level="auto", index=0), observed).passed
-    assert not check(CallCheck(name="cancel_order", level="auto"), observed).passed
+    nested = check(
+        CallCheck(name="process_refund", level="auto"), observed
+    ).failure  # a tool call, not a node
+    assert nested is not None
+    assert nested.message == "process_refund did not run (nodes run: Webhook, AI Agent)"
+    counted = check(
+        CallCheck(name="process_refund", level="auto", condition="count", count=1), observed
+    ).failure
+    assert counted is not None
+    assert counted.message == (
+        "process_refund ran 0 times, expected exactly 1 (nodes run: Webhook, AI Agent)"
+    )
+    late = check(CallCheck(name="Webhook", level="auto", index=2), observed).failure
+    assert late is not None
+    assert late.message == "expected Webhook at index 2, but only 2 nodes ran (nodes run: Webhook, AI Agent)"
+    flat = run("lookup", call("process_refund", {"order": "ORD-9921"}))
+    assert check(CallCheck(name="process_refund", level="auto"), flat).passed
+    assert not check(CallCheck(name="cancel_order", level="auto"), flat).passed
 
 
 def test_node_arguments_are_its_parameters() -> None:

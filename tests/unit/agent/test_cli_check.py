@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -51,7 +52,12 @@ def test_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     failed = {r["name"] for r in document["results"] if r["status"] == "FAIL"}
     assert all("[bad]" in name or "[claude-haiku run 1]" in name for name in failed)
     booking = [r for r in document["results"] if r["name"].startswith("booking workflow")]
-    assert booking and all(r["status"] == "PASS" for r in booking)
+    assert booking and all(r["status"] == "PASS" for r in booking if "guardrail" not in r["name"])
+    (guardrail,) = [r for r in booking if "guardrail" in r["name"]]
+    assert (guardrail["status"], guardrail["reason"]) == (
+        "SKIP",
+        "not evaluated: the run recorded no guardrail information",
+    )
     skipped = {r["name"]: r["reason"] for r in document["results"] if r["status"] == "SKIP"}
     assert "Hotel search in Madrid › judge: Lists hotels with their prices" in skipped
     assert "FAIL" in capsys.readouterr().out
@@ -175,3 +181,43 @@ def test_passive_checking_never_imports_the_mcp_sdk() -> None:
         """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 11, done.stderr
+
+
+def test_a_run_directory_skips_files_of_no_trace_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir = tmp_path / "20260310-090000-000"  # an MCPLab run directory
+    run_dir.mkdir()
+    shutil.copy(DATA / "traces" / "mcplab_trace.jsonl", run_dir / "trace.jsonl")
+    results = {"metadata": {"run_id": "r"}, "summary": {"total_scenarios": 1}, "scenarios": []}
+    (run_dir / "results.json").write_text(json.dumps(results))
+    (run_dir / "notes.json").write_text('{"x": 1}')
+    out = tmp_path / "r.json"
+    case = DATA / "mcplab" / "ordered_sequence.yaml"
+    assert toolproof_check(case, "--trace", run_dir, "--json", out, "-q") == 1
+    err = capsys.readouterr().err
+    assert "results.json: skipped, an MCPLab results.json, which holds no messages" in err
+    assert "notes.json: skipped, not a trace format toolproof knows (top-level keys: x)" in err
+    assert {result["status"] for result in report(out)["results"]} == {"PASS", "FAIL"}
+    assert toolproof_check(case, "--trace", run_dir / "results.json", "-q") == 2  # named itself: an error
+    assert "results.json: an MCPLab results.json" in capsys.readouterr().err
+
+
+def test_trace_takes_several_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    meta, first_run, second_run = (DATA / "traces" / "mcplab_trace.jsonl").read_text().splitlines()[:3]
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text(f"{meta}\n{first_run}\n")
+    second.write_text(f"{meta}\n{second_run}\n")
+    case = DATA / "mcplab" / "ordered_sequence.yaml"
+    out = tmp_path / "r.json"
+    for argv in (
+        ("--trace", first, second, case),
+        (case, "--trace", first, second),
+        ("--trace", first, second, "--", case),
+    ):
+        assert toolproof_check("--json", out, "-q", *argv) == 1, argv
+        names = {result["name"] for result in report(out)["results"]}
+        assert any("[claude-haiku run 0]" in name for name in names), argv
+        assert any("[claude-haiku run 1]" in name for name in names), argv
+    assert toolproof_check("--trace", first) == 2
+    assert "no cases given" in capsys.readouterr().err

@@ -10,7 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.agent.builders import CLOCK, ZONE, scope
 
-from toolproof.check.expressions import ExpressionError, evaluate, parse, parse_temporal, shadowed
+from toolproof.check.expressions import (
+    ExpressionError,
+    check_expression,
+    evaluate,
+    parse,
+    parse_temporal,
+    shadowed,
+)
 
 
 @pytest.mark.parametrize(
@@ -124,3 +131,36 @@ def test_date_add_and_sub_are_inverse(count: int, unit: str) -> None:
 def test_any_input_parses_or_raises_expression_error(text: str) -> None:
     with contextlib.suppress(ExpressionError):
         parse(text)
+
+
+@pytest.mark.parametrize(
+    ("expression", "reason"),
+    [
+        ("DATE_ADD(TODAY, 1, 'fortnight')", "unknown unit 'fortnight'"),
+        ("DATE_SUB(TODAY, 'two', 'days')", "the count must be a number"),
+        ("DATE_ADD(TODAY, 1, UNIT)", "unknown unit 'month'"),  # a context variable is known before the run
+        ("AT_TIME(TODAY, '25:00')", "hour must be in 0..23"),
+        ("UPPER(CITTY)", "unknown name CITTY (context variables: CITY, UNIT)"),
+        ("TOMORROW()", "unknown function TOMORROW"),
+        ("DATE_ADD(TODAY, 1)", "DATE_ADD takes (date, count, unit), got 2 arguments"),
+        ("CONCAT('a',", "unexpected end"),
+    ],
+)
+def test_check_expression_finds_what_fails_whenever_it_runs(expression: str, reason: str) -> None:
+    with pytest.raises(ExpressionError) as caught:
+        check_expression(expression, {"CITY": "Lisbon", "UNIT": "month"})
+    assert reason in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "AT_TIME(DATE_ADD(TODAY, 1, 'day'), '09:00')",
+        "CONCAT('Reminder for ', FORMAT_DATE(DATE_ADD(TODAY(), 1, 'day'), '%Y-%m-%d'))",
+        "JSON_EXTRACT(ORDER, 'items.0.sku')",  # the data is read only when the expression runs
+        "DATE_ADD(JSON_EXTRACT(ORDER, 'when'), 1, 'days')",
+        "CONCAT()",
+    ],
+)
+def test_check_expression_accepts_what_may_succeed(expression: str) -> None:
+    check_expression(expression, {"ORDER": "{}"})

@@ -57,6 +57,39 @@ from toolproof.check.jsregex import JSRegexError, compile_js, js_search, strip_l
         (r"refund\s+(processed|completed)", "Your REFUND  Processed today", "i", True),
         (r"refund\s+(processed|completed)", "Your REFUND  Processed today", "", False),
         (r"(?<=ab+)c", "abbbc", "", True),  # variable-length lookbehind is valid in JavaScript
+        # a backreference to a group that has not matched matches the empty string
+        (r"(a)|\1b", "b", "", True),  # the group did not take part
+        (r"\1(a)", "a", "", True),  # the group comes later
+        (r"(?<n>a)|\k<n>b", "b", "", True),
+        (r"(a)\1", "aa", "", True),
+        (r"(a)\1", "aA", "i", True),
+        # Annex B: \N beyond the groups is an octal escape, \8 and \9 the digits, \k without named groups k
+        (r"\8", "8", "", True),
+        (r"\9", "9", "", True),
+        (r"(a)\9", "a9", "", True),
+        (r"\1", "\x01", "", True),
+        (r"\12", "\n", "", True),
+        (r"\18", "\x018", "", True),
+        (r"(a)\2", "a\x02", "", True),
+        (r"\01", "\x01", "", True),
+        (r"[\1]", "\x01", "", True),
+        (r"[\1]", "1", "", False),
+        (r"[\8]", "8", "", True),
+        (r"\k<a>", "k<a>", "", True),
+        (r"\k", "k", "", True),
+        # the i flag without u: simple upper-case mapping, never from non-ASCII to ASCII
+        (r"k", "\u212a", "i", False),  # Kelvin sign
+        (r"\u212a", "k", "i", False),
+        (r"s", "\u017f", "i", False),  # long s
+        (r"[a-z]", "\u212a", "i", False),
+        (r"[^k]", "K", "i", False),
+        (r"i", "\u0131", "i", False),  # dotless i
+        (r"\u00df", "\u1e9e", "i", False),  # capital sharp s
+        (r"k", "K", "i", True),
+        (r"[a-z]+", "ABC", "i", True),
+        (r"\u03c3", "\u03c2", "i", True),  # both upper-case to sigma
+        (r"\u00e9", "\u00c9", "i", True),
+        (r"(?=a)*b", "b", "", True),  # a quantified lookahead is valid (Annex B)
     ],
 )
 def test_javascript_meaning(pattern: str, text: str, flags: str, expected: bool) -> None:
@@ -79,6 +112,12 @@ def test_javascript_meaning(pattern: str, text: str, flags: str, expected: bool)
         r"a{3,1}",
         r"[z-a]",
         "\\",
+        r"(?<a>x)(?<a>y)",  # duplicate group name
+        r"\k<b>(?<a>x)",  # with named groups, \k must name one
+        r"(?<a>x)\k",
+        r"^*a",  # nothing to repeat: a quantifier after an assertion
+        r"a\b+",
+        r"(?<=a)*b",
     ],
 )
 def test_patterns_javascript_rejects(pattern: str) -> None:

@@ -76,7 +76,7 @@ CASES: list[tuple[str, Transcript, Transcript, str]] = [
         "response_jsonpath.yaml",
         run(reply='{"status": "success"}'),
         run(reply='{"status": "pending"}'),
-        "JSONPath $.status has no value equal to success",
+        'JSONPath $.status has no value equal to "success"',
     ),
     (
         "response_jsonpath_exists.yaml",

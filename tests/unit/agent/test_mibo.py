@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -415,3 +416,43 @@ def test_case_loads_whole() -> None:
     assert isinstance(case, AgentCase)
     assert [t.user for t in case.turns] == ["You charged me twice", "It was order ORD-9921", "Yes, refund it"]
     assert [len(t.assertions) for t in case.turns] == [0, 1, 0]
+
+
+@pytest.mark.parametrize(
+    ("matcher", "field", "message"),
+    [
+        (
+            {"matcher": "date", "expression": "DATE_ADD(TODAY, 1, 'fortnight')"},
+            "expression",
+            "unknown unit 'fortnight'",
+        ),
+        ({"matcher": "exact", "expression": "USER_IDD"}, "expression", "unknown name USER_IDD"),
+        ({"matcher": "contains", "expression": "CONCATT('a')"}, "expression", "unknown function CONCATT"),
+        ({"matcher": "date", "expression": "AT_TIME(TODAY, '09:00'"}, "expression", "unexpected end"),
+        ({"matcher": "date", "value": "next tuesday"}, "value", "is not an ISO 8601 date or date-time"),
+    ],
+)
+def test_bad_expressions_are_load_errors_where_they_stand(
+    tmp_path: Path, matcher: dict[str, object], field: str, message: str
+) -> None:
+    call = {"target": "node_call", "expected_name": "book", "expected_arguments": {"when": matcher}}
+    case = {"scenario": "s", "context": {"USER_ID": 7}, "input_utterance": "u"}
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps({**case, "assertions": {"procedural": [call]}}, indent=1))
+    (error,) = load_file(path, mibo.load)
+    assert isinstance(error, LoadError), error
+    assert error.file == path and error.field == f"assertions.procedural[0].expected_arguments.when.{field}"
+    assert message in error.message
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if f'"{field}"' in text)
+    assert error.line == line
+
+
+def test_expressions_may_name_context_variables() -> None:
+    matcher = {"matcher": "exact", "expression": "CONCAT('order-', ORDER_ID)"}
+    call = {"target": "node_call", "expected_name": "t", "expected_arguments": {"id": matcher}}
+    document = {
+        "context": {"ORDER_ID": 7},
+        "content": {"scenario": "s", "assertions": {"procedural": [call]}},
+    }
+    (case,) = mibo.load(document, Path("case.json"))
+    assert isinstance(case, AgentCase), case

@@ -223,7 +223,9 @@ def test_failure_details_follow_promptkit_shapes() -> None:
     )
     assert absent is not None and absent.details["violations"][0]["type"] == "missing_argument"
     guard = (
-        evaluate_case(only_case(DATA / "guardrail_max_length.yaml", promptkit.load), conversation(turn()))
+        evaluate_case(
+            only_case(DATA / "guardrail_max_length.yaml", promptkit.load), conversation(turn(guardrails=()))
+        )
         .outcomes[0]
         .failure
     )

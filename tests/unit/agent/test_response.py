@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.unit.agent.builders import check, conversation, run, turn
 
@@ -102,6 +104,29 @@ def test_jsonpath(path: str, mode: str, equals: object, reply: str, passes: bool
     assert outcome.passed is passes
 
 
+@pytest.mark.parametrize(
+    ("equals", "reply", "message"),
+    [
+        ("5", '{"n": 5}', 'JSONPath $.n has no value equal to "5" (no type coercion); found: [5]'),
+        (5, '{"n": "5"}', 'JSONPath $.n has no value equal to 5 (no type coercion); found: ["5"]'),
+        (
+            True,
+            '{"n": "true"}',
+            'JSONPath $.n has no value equal to true (no type coercion); found: ["true"]',
+        ),
+    ],
+)
+def test_jsonpath_equals_failure_shows_values_as_json(equals: object, reply: str, message: str) -> None:
+    outcome = check(JsonPathCheck(path="$.n", mode="equals", equals=equals), run(reply=reply))
+    assert outcome.failure is not None and outcome.failure.message == message
+    assert outcome.label == f"jsonpath $.n equals {json.dumps(equals)}"
+
+
+def test_field_mismatch_shows_values_as_json() -> None:
+    mismatch = check(FieldCheck(field="n", expected=ExactMatcher(value=5)), run(reply='{"n": "5"}')).failure
+    assert mismatch is not None and mismatch.message == 'n = "5" is not 5'
+
+
 def test_jsonpath_on_text_that_is_not_json_names_the_path() -> None:
     fenced = run(reply='```json\n{"status": "ok"}\n```')
     failed = check(JsonPathCheck(path="$.status"), fenced).failure
@@ -177,4 +202,11 @@ def test_guardrails() -> None:
     failed = check(GuardrailCheck(name="max_length"), caught).failure
     assert failed is not None and failed.details["actually_triggered"] is False
     assert not check(GuardrailCheck(expected=False), caught).passed
-    assert check(GuardrailCheck(expected=False), run()).passed
+    assert check(GuardrailCheck(expected=False), run(guardrails=())).passed  # guardrails ran, none triggered
+
+
+@pytest.mark.parametrize("expected", [True, False])
+def test_guardrails_without_data_are_not_evaluated(expected: bool) -> None:
+    outcome = check(GuardrailCheck(name="banned_words", expected=expected), run())
+    assert outcome.status is Status.SKIP
+    assert outcome.reason == "not evaluated: the run recorded no guardrail information"

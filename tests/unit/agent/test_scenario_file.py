@@ -67,7 +67,7 @@ def test_the_example_loads_with_positions() -> None:
 @pytest.mark.parametrize(
     ("item", "kind", "fields"),
     [
-        ({"called": "t"}, CallCheck, {"name": "t", "condition": "called", "level": "auto"}),
+        ({"called": "t"}, CallCheck, {"name": "t", "condition": "called", "level": "tool"}),
         ({"not_called": "t"}, CallCheck, {"condition": "not_called"}),
         ({"not_called": ["a", "b"]}, ToolsNotCalled, {"tools": ("a", "b")}),
         ({"count": {"tool": "t", "min": 1, "max": 3}}, CallCheck, {"min_count": 1, "max_count": 3}),
@@ -322,3 +322,26 @@ def test_every_check_takes_when_and_pass_threshold() -> None:
     document["expect"][0]["when"] = {"tool_called_pattern": "(?=x)"}
     (error,) = scenario_file.load(document, Path("c.yaml"))
     assert isinstance(error, LoadError) and error.field == "expect[0].when.tool_called_pattern"
+
+
+@pytest.mark.parametrize(
+    ("matcher", "message"),
+    [
+        ("{date: \"DATE_ADD(TODAY, 1, 'fortnight')\"}", "unknown unit 'fortnight'"),
+        ("{expr: ORDR}", "unknown name ORDR (context variables: ORDER)"),
+        ('{expr: "NOW(1)"}', "NOW takes (), got 1 arguments"),
+        ("{date: 'AT_TIME(TODAY, 9)'}", "time '9' is not HH:MM"),
+        ("{date: tomorrow}", "unknown name tomorrow"),
+        ("{date: 2026-13-45}", "is not an ISO 8601 date or date-time"),
+    ],
+)
+def test_bad_expressions_are_load_errors_where_they_stand(tmp_path: Path, matcher: str, message: str) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text(
+        f"prompt: hi\nexpect:\n  - called: {{tool: book, args: {{when: {matcher}}}}}\ncontext: {{ORDER: 1}}\n"
+    )
+    (found,) = load_file(path, scenario_file.load)
+    assert isinstance(found, LoadError), found
+    assert (found.file, found.line) == (path, 3)
+    assert found.field in ("expect[0].called.args.when.date", "expect[0].called.args.when.expr")
+    assert message in found.message

@@ -13,6 +13,7 @@ from tests.unit.agent.builders import evaluate_case, only_case
 from toolproof.check.usage import turn_usage as usage_of
 from toolproof.load import mcplab, mibo
 from toolproof.model.result import Status
+from toolproof.model.scenario import CallCheck
 from toolproof.model.transcript import Transcript, Usage
 from toolproof.sources.traces import TraceError, read_traces
 
@@ -236,7 +237,13 @@ def test_mibo_canonical_spans() -> None:
     assert date_time.arguments == {} and event.arguments["user_id"] == "usr-abc-123"
     assert event.is_error and event.node == "AI Agent"
     wrapper = only_case(DATA / "mibo" / "context_wrapper_expression.json", mibo.load)
-    assert evaluate_case(wrapper, run).status is Status.PASS
+    assert evaluate_case(wrapper, run).status is Status.FAIL  # top-level node_call reads nodes when there are
+    (tool_check,) = wrapper.assertions
+    assert isinstance(tool_check, CallCheck)
+    in_agent = CallCheck(
+        name="AI Agent", level="auto", calls=(tool_check.model_copy(update={"level": "tool"}),)
+    )
+    assert evaluate_case(wrapper.model_copy(update={"assertions": (in_agent,)}), run).status is Status.PASS
 
 
 def test_native_transcripts() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,7 @@ from toolproof.check.usage import summed_usage, usage_records
 from toolproof.model.result import Status
 from toolproof.model.scenario import TokenLimitCheck
 from toolproof.model.transcript import Usage
+from toolproof.sources.traces import read_traces
 
 
 @pytest.mark.parametrize(
@@ -87,3 +90,36 @@ def test_sum_of_turns(pairs: list[tuple[int, int]]) -> None:
     assert usage is not None
     assert usage.input_tokens == sum(a for a, _ in pairs)
     assert usage.total == sum(a + b for a, b in pairs)
+
+
+def test_recorded_usage_is_not_counted_again_from_node_outputs() -> None:
+    """A root span's usage already counts the model calls whose outputs hold usage records."""
+    model = node("OpenAI Chat Model", output={"tokenUsage": {"promptTokens": 100, "completionTokens": 50}})
+    recorded = turn(usage=Usage(input_tokens=100, output_tokens=50), nodes=(model,))
+    for scope in ([recorded], [turn(nodes=(model,))]):
+        usage = summed_usage(scope)
+        assert usage is not None and (usage.input_tokens, usage.output_tokens, usage.total) == (100, 50, 150)
+
+
+def test_canonical_trace_usage_counts_once(tmp_path: Path) -> None:
+    output = {"response": {"generations": []}, "tokenUsage": {"promptTokens": 100, "completionTokens": 50}}
+    spans = [
+        {
+            "span_id": "r",
+            "parent_span_id": None,
+            "name": "workflow",
+            "attributes": {"gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 50},
+        },
+        {
+            "span_id": "a",
+            "parent_span_id": "r",
+            "name": "OpenAI Chat Model",
+            "attributes": {"n8n.node.output": json.dumps(output)},
+        },
+    ]
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps({"spans": spans}))
+    (observed,) = read_traces(path)
+    assert check(TokenLimitCheck(max_total=150), observed).passed
+    failed = check(TokenLimitCheck(max_total=149), observed).failure
+    assert failed is not None and failed.actual == {"input": 100, "output": 50, "total": 150}

@@ -2,7 +2,8 @@
 
 `read_traces(path)` recognises the format from the content: MCPLab `trace.jsonl`, mcp-assert JSONL audit
 logs, OpenTelemetry OTLP/JSON, Mibo legacy `{data, metadata}` and canonical `{spans}` bodies, and toolproof's
-own transcript JSON. A file that is none of them, or is broken, raises `TraceError`.
+own transcript JSON. A broken file raises `TraceError`; a readable one of none of these formats raises its
+subclass `UnknownFormat`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from typing import Any
 
 from toolproof.model.transcript import Transcript
 from toolproof.sources.traces import audit_log, mcplab, mibo, native, otel
-from toolproof.sources.traces.errors import TraceError
+from toolproof.sources.traces.errors import TraceError, UnknownFormat
 from toolproof.sources.traces.mibo import PLATFORMS, Platform
 
-__all__ = ["PLATFORMS", "Platform", "TraceError", "read_traces"]
+__all__ = ["PLATFORMS", "Platform", "TraceError", "UnknownFormat", "read_traces"]
 
 
 def _lines(text: str) -> list[tuple[int, Any]]:
@@ -58,7 +59,7 @@ def read_traces(
         return otel.read(values, source)
     if audit_log.looks_like(values):
         return audit_log.read(records, source)
-    raise TraceError("JSON lines that are neither an MCPLab trace, an mcp-assert audit log nor OTLP/JSON")
+    raise UnknownFormat("JSON lines that are neither an MCPLab trace, an mcp-assert audit log nor OTLP/JSON")
 
 
 def _document(
@@ -80,5 +81,7 @@ def _document(
         return native.read(document, source)
     if mcplab.looks_like([document]):
         return mcplab.read([(1, document)], source)
+    if mcplab.looks_like_results(document):
+        raise UnknownFormat("an MCPLab results.json, which holds no messages: read the run's trace.jsonl")
     keys = ", ".join(sorted(document)[:8]) if isinstance(document, dict) else type(document).__name__
-    raise TraceError(f"not a trace format toolproof knows (top-level keys: {keys})")
+    raise UnknownFormat(f"not a trace format toolproof knows (top-level keys: {keys})")

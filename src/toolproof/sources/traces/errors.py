@@ -1,4 +1,4 @@
-"""A trace file that cannot be read as any recorded-run format toolproof knows."""
+"""A trace file that cannot be read: broken, or of no recorded-run format toolproof knows."""
 
 from __future__ import annotations
 
@@ -9,3 +9,7 @@ class TraceError(ValueError):
     def __init__(self, message: str, line: int = 0) -> None:
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
+
+
+class UnknownFormat(TraceError):
+    """A readable file that holds no recorded-run format toolproof knows (e.g. a report beside a trace)."""

@@ -25,6 +25,11 @@ def looks_like(records: list[Any]) -> bool:
     )
 
 
+def looks_like_results(document: Any) -> bool:
+    """An MCPLab run's `results.json` (a summary of the runs, without their messages)."""
+    return isinstance(document, Mapping) and {"metadata", "summary", "scenarios"} <= set(document)
+
+
 @dataclass
 class _TurnBuilder:
     user: str = ""
