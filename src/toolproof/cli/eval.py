@@ -14,9 +14,12 @@ from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
 if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
     from toolproof.model.suite import ServerConfig
+    from toolproof.model.target import HttpTarget
     from toolproof.providers.base import Provider
+    from toolproof.providers.registry import ProviderConfig, ProviderPool
     from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
     from toolproof.sources.agent.judging import JudgeModel
+    from toolproof.sources.agent.recorded_settings import RecordedSettings
 
 DEFAULT_TIMEOUT_S = 300.0
 PROVIDERS = ("openai", "anthropic", "scripted")
@@ -68,6 +71,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="[NAME=]CMD",
         help="a stdio MCP server for cases that name none, e.g. 'notes=python notes.py' (may repeat)",
     )
+    parser.add_argument(
+        "--target",
+        type=Path,
+        metavar="FILE",
+        help="an HTTP agent (a target file) for cases that name no servers and no target",
+    )
     parser.add_argument("--trials", type=jobs_arg, metavar="N", help="run each case N times (default 1)")
     parser.add_argument(
         "--k", dest="k", type=jobs_arg, metavar="K", help="k of pass@k and pass^k (default N)"
@@ -81,7 +90,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     cassettes = parser.add_mutually_exclusive_group()
     cassettes.add_argument("--record", type=Path, metavar="DIR", help="record every model and tool exchange")
     cassettes.add_argument(
-        "--replay", type=Path, metavar="DIR", help="replay recorded runs: no model, no server"
+        "--replay", type=Path, metavar="DIR", help="replay recorded runs: no model, server or judge needed"
     )
     parser.add_argument(
         "--save-traces",
@@ -113,15 +122,18 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import anyio
 
+    from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, exit_status
     from toolproof.load import SelectionError
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.providers.registry import close_provider
+    from toolproof.providers.registry import ProviderPool
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
+    from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
 
     project, project_path = _project(args.config)
+    target = _fallback_target(args, project)
     settings = {path.resolve() for path in _settings_files(args, project, project_path)}
     try:
         files = [
@@ -145,19 +157,28 @@ def _run(args: argparse.Namespace) -> int:
         "script": args.script.resolve() if args.script else None,
         "max_steps": args.max_steps,
     }
-    plans = plan_cases(cases, project, flags, _servers(args.server))
+    replayed = RecordedSettings(args.replay.resolve()) if args.replay else None  # no provider, no key
+    plans = plan_cases(
+        cases,
+        project,
+        flags,
+        _servers(args.server),
+        target=target,
+        recorded=replayed.agent if replayed else None,
+    )
     trials = args.trials or project.trials or 1
     k = args.k or project.k
     if k is not None and k > trials:
         raise _Usage(f"--k {k} is more than the {trials} trial(s) run")
     environ = dict(os.environ)
-    offline = args.replay is not None  # replay answers from cassettes: no provider is made, no key needed
-    providers, planned = ({}, plans) if offline else _providers(plans, environ)
-    judge = None if args.skip_judge else _judge(args, project, environ, offline=offline)
-    judged = [plan.case.name for plan in planned if isinstance(plan, Plan) and _has_judge(plan)]
+    pool = ProviderPool(environ)
+    providers, planned = ({}, plans) if replayed else _providers(plans, pool)
+    judged = [plan for plan in planned if isinstance(plan, Plan) and _has_judge(plan)]
+    judge = None if args.skip_judge else _judge(args, project, pool, replayed, judged)
     if judged and judge is None and not args.skip_judge:
+        names = [plan.case.name for plan in judged]
         raise _Usage(
-            f"judge checks need a judge ({', '.join(judged[:3])}{' and more' if len(judged) > 3 else ''}): "
+            f"judge checks need a judge ({', '.join(names[:3])}{' and more' if len(names) > 3 else ''}): "
             "give --judge-provider/--judge-model or judge: in toolproof.yaml, or --skip-judge"
         )
     options = EvalOptions(
@@ -172,7 +193,7 @@ def _run(args: argparse.Namespace) -> int:
         record=args.record.resolve() if args.record else None,
         replay=args.replay.resolve() if args.replay else None,
         save_traces=args.save_traces.resolve() if args.save_traces else None,
-        secrets=frozenset(_secrets(planned, environ)),
+        secrets=frozenset(_secrets(planned, environ, project.judge.api_key_env if project.judge else None)),
     )
     jobs = args.jobs or project.jobs or os.cpu_count() or 2
     sink = build_sinks(args, options.secrets)
@@ -181,12 +202,13 @@ def _run(args: argparse.Namespace) -> int:
         try:
             return await run_agent_suite([*errors, *planned], options, jobs=jobs, sink=sink)
         finally:
-            for provider in {
-                id(p): p for p in [*providers.values(), *([judge.provider] if judge else [])]
-            }.values():
-                await close_provider(provider)
+            with anyio.CancelScope(shield=True):
+                await pool.aclose()
 
-    return exit_status(anyio.run(main))
+    outcome = run_until_signal(main)
+    if isinstance(outcome, Interrupted):
+        return outcome.report("toolproof eval")
+    return exit_status(outcome)
 
 
 def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:
@@ -205,9 +227,26 @@ def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:
     return config, path
 
 
+def _fallback_target(args: argparse.Namespace, project: ProjectConfig) -> HttpTarget | None:
+    """The HTTP agent of cases that name no servers and no target: `--target FILE`, else the project file's
+    `target:` unless `--server` gives those cases servers instead."""
+    from toolproof.load.target import load_target_file
+
+    if args.target is None:
+        return None if args.server else project.target
+    if args.server:
+        raise _Usage("--target and --server both say how cases that name none reach their agent: give one")
+    if not args.target.is_file():
+        raise _Usage(f"--target {args.target}: no such file")
+    loaded = load_target_file(args.target)
+    if isinstance(loaded, list):
+        raise _Usage("\n".join(str(error) for error in loaded))
+    return loaded
+
+
 def _settings_files(args: argparse.Namespace, project: ProjectConfig, path: Path | None) -> list[Path]:
-    """The project file and the scripts in use: not cases, even when they sit among the cases."""
-    found = [path, args.script, args.judge_script, project.script]
+    """The project file, the target file and the scripts in use: not cases, even among the cases."""
+    found = [path, args.target, args.script, args.judge_script, project.script]
     found += [project.judge.script if project.judge else None]
     found += [agent.script for agent in project.agents.values()]
     return [each for each in found if each is not None]
@@ -239,11 +278,17 @@ def _servers(given: list[str]) -> dict[str, ServerConfig]:
     return found
 
 
-def _provider_config(settings: ProviderSettings | AgentSpec, kind: str | None = None) -> Any:
+def _provider_config(settings: ProviderSettings | AgentSpec, kind: str | None = None) -> ProviderConfig:
+    """The provider configuration of agent or judge settings; the provider's own defaults for unset limits."""
     from pydantic import ValidationError
 
     from toolproof.providers.registry import ProviderConfig
 
+    limits = {
+        "max_concurrency": settings.max_concurrency,
+        "max_retries": settings.max_retries,
+        "timeout": settings.request_timeout,
+    }
     try:
         return ProviderConfig(
             kind=kind or settings.provider,
@@ -251,6 +296,7 @@ def _provider_config(settings: ProviderSettings | AgentSpec, kind: str | None = 
             base_url=settings.base_url,
             api_key_env=settings.api_key_env,
             script=settings.script,
+            **{name: value for name, value in limits.items() if value is not None},
         )
     except ValidationError as error:
         problem = error.errors()[0]
@@ -258,11 +304,11 @@ def _provider_config(settings: ProviderSettings | AgentSpec, kind: str | None = 
 
 
 def _providers(
-    plans: list[Plan | Unplannable], environ: dict[str, str]
+    plans: list[Plan | Unplannable], pool: ProviderPool
 ) -> tuple[dict[AgentSpec, Provider], list[Plan | Unplannable]]:
-    """One provider per distinct agent; a plan whose provider cannot be made becomes unplannable."""
+    """Each distinct agent's provider, from the pool (agents with the same provider configuration share one,
+    and its concurrency limit); a plan whose provider cannot be made becomes unplannable."""
     from toolproof.providers.base import ProviderError
-    from toolproof.providers.registry import make_provider
     from toolproof.providers.scripted import ScriptError
     from toolproof.run.agent_plan import HTTP_AGENT, Plan, Unplannable
 
@@ -270,27 +316,33 @@ def _providers(
     problems: dict[AgentSpec, str] = {}
     kept: list[Plan | Unplannable] = []
     for plan in plans:
-        known = plan.agent in providers or plan.agent in problems if isinstance(plan, Plan) else True
-        if isinstance(plan, Plan) and plan.agent != HTTP_AGENT and not known:
+        if not isinstance(plan, Plan) or plan.agent == HTTP_AGENT:
+            kept.append(plan)
+            continue
+        if plan.agent not in providers and plan.agent not in problems:
             try:
-                providers[plan.agent] = make_provider(_provider_config(plan.agent), environ)
+                providers[plan.agent] = pool.get(_provider_config(plan.agent))
             except (ValueError, ProviderError, ScriptError) as error:
                 problems[plan.agent] = str(error)
-        if isinstance(plan, Plan) and plan.agent in problems:
-            kept.append(Unplannable(plan.case, problems[plan.agent]))
-        else:
-            kept.append(plan)
+        kept.append(Unplannable(plan.case, problems[plan.agent]) if plan.agent in problems else plan)
     return providers, kept
 
 
 def _judge(
-    args: argparse.Namespace, project: ProjectConfig, environ: dict[str, str], *, offline: bool
+    args: argparse.Namespace,
+    project: ProjectConfig,
+    pool: ProviderPool,
+    replayed: RecordedSettings | None,
+    judged: list[Plan],
 ) -> JudgeModel | None:
+    """The judge of the judged plans: configured (flags over the project file's `judge:`), or under
+    `--replay` answered from the cassettes, where only its model needs to be known (as recorded, unless
+    configured)."""
     from toolproof.load.project_file import ProviderSettings
     from toolproof.providers.base import ProviderError
-    from toolproof.providers.registry import make_provider
     from toolproof.providers.scripted import ScriptError
     from toolproof.sources.agent.judging import JudgeModel
+    from toolproof.sources.agent.recorded_settings import OfflineProvider
 
     given = project.judge or ProviderSettings()
     flags = {
@@ -300,37 +352,28 @@ def _judge(
         "script": args.judge_script.resolve() if args.judge_script else None,
     }
     settings = given.model_copy(update={key: value for key, value in flags.items() if value is not None})
+    if replayed is not None:
+        model = settings.model or replayed.judge_model([plan.case for plan in judged])
+        return JudgeModel(OfflineProvider(), model) if judged else None
     if settings.provider is None and settings.model is None:
         return None
     kind = settings.provider or args.provider or project.provider
     if kind is None:
         raise _Usage("--judge-model needs a judge provider: give --judge-provider")
-    if offline:
-        return JudgeModel(_Offline(), settings.model or "scripted")
     try:
-        provider = make_provider(_provider_config(settings, kind), environ)
+        provider = pool.get(_provider_config(settings, kind))
     except (ValueError, ProviderError, ScriptError) as error:
         raise _Usage(f"judge: {error}") from None
     return JudgeModel(provider, settings.model or "scripted")
-
-
-class _Offline:
-    """The provider under --replay, where every answer comes from a cassette: it is never asked."""
-
-    name = "replay"
-
-    async def complete(self, request: Any) -> Any:
-        from toolproof.providers.base import ProviderError
-
-        raise ProviderError("no live model under --replay")
 
 
 def _has_judge(plan: Plan) -> bool:
     return any(check.kind == "judge" for _, check in plan.case.all_assertions())
 
 
-def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str]) -> set[str]:
-    """What every report masks: secret-looking variables and server settings, API keys, target credentials."""
+def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str], judge_key_env: str | None) -> set[str]:
+    """What every report and cassette masks: secret-looking variables and server settings, the agents' and
+    the judge's API keys (whatever their variables are called), target credentials."""
     from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
     from toolproof.run.agent_plan import Plan
     from toolproof.run.agent_suite import case_target
@@ -344,7 +387,6 @@ def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str]) -> set[st
             found |= secret_values(server.env, server.headers)
         if target := case_target(plan.case):
             found |= target_secrets(target, environ)
-        key = environ.get(plan.agent.api_key_env or "", "")
-        if len(key) >= MIN_SECRET_LENGTH:
-            found.add(key)
-    return found
+    key_envs = {judge_key_env, *(plan.agent.api_key_env for plan in plans if isinstance(plan, Plan))}
+    keys = {environ.get(name, "") for name in key_envs if name}
+    return found | {key for key in keys if len(key) >= MIN_SECRET_LENGTH}

@@ -3,6 +3,9 @@
 A document is either an eval config (`scenarios:` list, usually with `agents:`) or one library test case
 (`test-cases/<id>.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is read from the library file
 `test-cases/<id>.yaml` (or the legacy `scenarios/`) found next to the config or in a parent directory.
+Every scenario of a config runs with each selected agent: those of `run_defaults.selected_agents` and of the
+scenarios' legacy `agent:` pins together (MCPLab migrates a pin into that list), or every agent when neither
+names one; naming an agent the config does not define is a load error.
 
 Mapping: `required_tools` and `forbidden_tools` give one check per tool; `tool_sequence` as a list is an
 ordered subsequence and `{allow: [...]}` is "the whole sequence equals one of these" (an empty list is no
@@ -41,6 +44,7 @@ from toolproof.model.scenario import (
 )
 
 CONFIG_KEYS = frozenset({"name", "agents", "scenarios", "run_defaults", "servers"})
+RUN_DEFAULTS_KEYS = frozenset({"selected_agents"})
 SCENARIO_KEYS = frozenset(
     {
         "id",
@@ -99,12 +103,13 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
     reader = Reader(doc)
     reader.keys(data, (), CONFIG_KEYS)
     found: list[AgentCase | LoadError] = list(reader.errors)
-    agents = [
-        agent.get("id") or agent.get("ref") for agent in data.get("agents") or [] if isinstance(agent, dict)
-    ]
+    selection = Reader(doc)
+    agents = _selected_agents(selection, data)
+    if selection.errors:  # the scenarios would run with agents nobody chose
+        return [*found, *selection.errors]
     shared: dict[str, Any] = {  # what `toolproof eval` needs to run the scenarios: agents, server pool
-        "agents": agents,
-        "agent_configs": [agent for agent in data.get("agents") or [] if isinstance(agent, dict)],
+        "agents": [_agent_id(agent) for agent in agents],
+        "agent_configs": agents,
         "server_pool": data.get("servers"),
     }
     for index, item in enumerate(data["scenarios"]):
@@ -118,6 +123,53 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
         else:
             found.extend(_Scenario(scenario_reader, path, shared).case())
     return found
+
+
+def _agent_id(agent: Mapping[str, Any]) -> str:
+    """How scenarios and `selected_agents` name an agent entry: its `id`, library `ref` or legacy `name`."""
+    return str(agent.get("id") or agent.get("ref") or agent.get("name") or "")
+
+
+def _selected_agents(reader: Reader, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The agent entries that run, in selection order (`run_defaults.selected_agents`, then the pins), or
+    every entry when nothing selects; a name that is no agent of the config is one of the reader's errors."""
+    entries = [agent for agent in data.get("agents") or [] if isinstance(agent, dict)]
+    known = {_agent_id(agent): agent for agent in entries}
+    chosen: dict[str, dict[str, Any]] = {}
+    for name, path in _selections(reader, data):
+        if name in known:
+            chosen.setdefault(name, known[name])
+        else:
+            hint = f"agents: {', '.join(known)}" if known else "the config defines no agents"
+            reader.fail(path, f"agent {name!r} is not one of the config's agents", hint)
+    return list(chosen.values()) or entries
+
+
+def _selections(reader: Reader, data: dict[str, Any]) -> list[tuple[str, KeyPath]]:
+    """Each agent name that selects, with where it is written: `run_defaults.selected_agents`, then each
+    inline scenario's legacy `agent:` pin."""
+    found = _default_selection(reader, data["run_defaults"]) if "run_defaults" in data else []
+    for index, item in enumerate(data["scenarios"]):
+        if isinstance(item, dict) and "agent" in item and "ref" not in item:
+            pin = reader.text(item["agent"], ("scenarios", index, "agent"), scalars=False)
+            if pin is not None:
+                found.append((pin, ("scenarios", index, "agent")))
+    return found
+
+
+def _default_selection(reader: Reader, value: Any) -> list[tuple[str, KeyPath]]:
+    """`run_defaults: {selected_agents: [ids]}`: each id with where it is written (an empty list is an
+    error, as in MCPLab)."""
+    defaults = reader.mapping(value, ("run_defaults",))
+    if defaults is None or not reader.keys(defaults, ("run_defaults",), RUN_DEFAULTS_KEYS):
+        return []
+    if "selected_agents" not in defaults:  # run_defaults: {} selects nothing
+        return []
+    path: KeyPath = ("run_defaults", "selected_agents")
+    names = reader.texts(defaults["selected_agents"], path, one_or_many=False)
+    if names == []:
+        reader.fail(path, "must name at least one agent")
+    return [(name, (*path, index)) for index, name in enumerate(names or [])]
 
 
 def _from_library(
@@ -191,7 +243,7 @@ class _Scenario:
         if r.errors:
             return list(r.errors)
         metadata = dict(self.metadata)
-        for key in ("agent", "servers", "mcp_servers", "snapshot_eval"):
+        for key in ("servers", "mcp_servers", "snapshot_eval"):  # an `agent:` pin selects in `load`
             if key in data:
                 metadata[key] = data[key]
         case = AgentCase(

@@ -10,9 +10,15 @@ system: You are a support agent.
 max_steps: 30               # model calls per user turn before the run stops
 temperature: 0
 max_tokens: 4096
-judge: {provider: anthropic, model: claude-haiku-4-5, base_url: ..., api_key_env: ..., script: ...}
+max_concurrency: 4          # the provider's requests in flight at once (shared by every case using it)
+max_retries: 3              # further tries after a 429, a 5xx or a connection error
+request_timeout: 60s        # one HTTP request to the provider (`timeout` below bounds a whole trial)
+judge: {provider: anthropic, model: claude-haiku-4-5, base_url: ..., api_key_env: ..., script: ...,
+        max_concurrency: 2, max_retries: 3, request_timeout: 60s}
 servers:                    # MCP servers for cases that name none (PromptKit, Mibo, MCPLab refs)
   notes: {command: python, args: [examples/servers/notes_server.py]}
+target: {url: http://localhost:8080/chat, response_path: reply}   # an HTTP agent for cases that name no
+                            # servers and no target (a case's `target:` keys); it wins over `servers:`
 agents:                     # agents that MCPLab `- ref: <id>` entries name
   claude-haiku: {provider: anthropic, model: claude-haiku-4-5}
 trials: 1
@@ -34,9 +40,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from toolproof.load.agent_setup import read_servers
 from toolproof.load.durations import parse_duration
 from toolproof.load.errors import LoadError
+from toolproof.load.scenario_file import Reader
+from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
-from toolproof.load.yaml_source import read_yaml
+from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.suite import ServerConfig
+from toolproof.model.target import HttpTarget
 
 PROJECT_FILE = "toolproof.yaml"
 
@@ -45,14 +54,27 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _seconds(value: Any) -> Any:
+    return parse_duration(value) if isinstance(value, str) else value
+
+
 class ProviderSettings(_Strict):
-    """Which model answers: the provider kind, the model, where to reach it, or the script that plays it."""
+    """Which model answers: the provider kind, the model, where to reach it, or the script that plays it;
+    and how the provider behaves (its concurrency limit, retries and per-request timeout)."""
 
     provider: str | None = None
     model: str | None = None
     base_url: str | None = None
     api_key_env: str | None = None
     script: Path | None = None
+    max_concurrency: int | None = Field(default=None, ge=1)
+    max_retries: int | None = Field(default=None, ge=0)
+    request_timeout: float | None = Field(default=None, gt=0)
+
+    @field_validator("request_timeout", mode="before")
+    @classmethod
+    def _request_duration(cls, value: Any) -> Any:
+        return _seconds(value)
 
 
 class AgentSettingsFile(ProviderSettings):
@@ -70,6 +92,7 @@ class ProjectConfig(AgentSettingsFile):
     judge: ProviderSettings | None = None
     agents: dict[str, AgentSettingsFile] = Field(default_factory=dict)
     servers: dict[str, ServerConfig] = Field(default_factory=dict)
+    target: HttpTarget | None = None
     trials: int | None = Field(default=None, ge=1)
     k: int | None = Field(default=None, ge=1)
     pass_threshold: float | None = Field(default=None, ge=0, le=1)
@@ -79,7 +102,7 @@ class ProjectConfig(AgentSettingsFile):
     @field_validator("timeout", mode="before")
     @classmethod
     def _duration(cls, value: Any) -> Any:
-        return parse_duration(value) if isinstance(value, str) else value
+        return _seconds(value)
 
 
 def load_project(path: Path) -> tuple[ProjectConfig, list[LoadError]]:
@@ -92,6 +115,8 @@ def load_project(path: Path) -> tuple[ProjectConfig, list[LoadError]]:
     servers, errors = (
         read_servers(document, data.pop("servers"), ("servers",)) if "servers" in data else ({}, [])
     )
+    target, target_errors = _target(document, data.pop("target")) if "target" in data else (None, [])
+    errors += target_errors
     try:
         config = ProjectConfig.model_validate(data)
     except ValidationError as error:
@@ -112,8 +137,16 @@ def load_project(path: Path) -> tuple[ProjectConfig, list[LoadError]]:
             "judge": judge,
             "agents": agents,
             "servers": {name: _relative(server, base) for name, server in servers.items()},
+            "target": target,
         }
     ), []
+
+
+def _target(document: Document, value: Any) -> tuple[HttpTarget | None, list[LoadError]]:
+    """The project's `target:`, read as a case's is (its errors name the file, line and field)."""
+    reader = Reader(document)
+    target = read_target(reader, value, ("target",))
+    return target, list(reader.errors)
 
 
 def _relative(server: ServerConfig, base: Path) -> ServerConfig:

@@ -3,8 +3,12 @@
 The system prompt goes in `system`; an assistant's tool uses are `tool_use` blocks, and tool results go back
 as `tool_result` blocks (with `is_error` for a failed tool) in the next user message. Consecutive messages of
 one role are merged into one message, so the results of parallel tool uses travel together as the format
-requires. Input tokens count cache reads and writes too, as the API bills them. The SDK no longer has a
-`temperature` parameter, so a request's temperature, when set, is added to the body as it is.
+requires. The API rejects empty text blocks, messages without content and failed tool results without
+content, so blank text is never sent: a message left with nothing (a model reply that was empty) is left out
+and its neighbours merge, a blank tool result goes without `content` (a failed one says it had no output), and
+a request with nothing to send at all fails without being sent. Input tokens count cache reads and writes
+too, as the API bills them. The SDK no longer has a `temperature` parameter, so a request's temperature, when
+set, is added to the body as it is.
 """
 
 from __future__ import annotations
@@ -15,16 +19,21 @@ import anthropic
 from anthropic.types import ContentBlockParam, MessageParam, ToolParam, ToolResultBlockParam
 
 from toolproof.model.transcript import Usage
-from toolproof.providers.base import Message, ModelReply, ModelRequest, ToolSpec, ToolUse
+from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
 from toolproof.providers.retry import Dispatcher, RetryPolicy, sdk_classifier
+
+SILENT_FAILURE = "(the tool failed with no output)"
 
 
 def wire_messages(messages: tuple[Message, ...]) -> list[MessageParam]:
-    """The conversation as Messages API turns: `tool` messages become user `tool_result` blocks."""
+    """The conversation as Messages API turns: `tool` messages become user `tool_result` blocks; a message
+    with no content to send is left out."""
     turns: list[tuple[str, list[ContentBlockParam]]] = []
     for message in messages:
         role = "assistant" if message.role == "assistant" else "user"
         blocks = _blocks(message)
+        if not blocks:
+            continue
         if turns and turns[-1][0] == role:
             turns[-1][1].extend(blocks)
         else:
@@ -39,21 +48,27 @@ def wire_messages(messages: tuple[Message, ...]) -> list[MessageParam]:
 
 
 def _blocks(message: Message) -> list[ContentBlockParam]:
+    """The content blocks of one message; never a text block that is empty or only whitespace."""
     if message.role == "tool":
-        result: ToolResultBlockParam = {
-            "type": "tool_result",
-            "tool_use_id": message.tool_use_id or "",
-            "content": message.text,
-        }
-        if message.is_error:
-            result["is_error"] = True
-        return [result]
+        return [_tool_result(message)]
     blocks: list[ContentBlockParam] = []
-    if message.text or not message.tool_uses:
+    if message.text.strip():
         blocks.append({"type": "text", "text": message.text})
     for use in message.tool_uses:
         blocks.append({"type": "tool_use", "id": use.id, "name": use.name, "input": use.arguments})
     return blocks
+
+
+def _tool_result(message: Message) -> ToolResultBlockParam:
+    """A tool message as a `tool_result` block: blank output goes without content, except that a failed
+    tool's result must have some (the API requires it)."""
+    result: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": message.tool_use_id or ""}
+    content = message.text if message.text.strip() else SILENT_FAILURE if message.is_error else ""
+    if content:
+        result["content"] = content
+    if message.is_error:
+        result["is_error"] = True
+    return result
 
 
 def wire_tools(tools: tuple[ToolSpec, ...]) -> list[ToolParam]:
@@ -113,6 +128,8 @@ class AnthropicMessagesProvider:
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = wire_messages(request.messages)
+        if not messages:
+            raise ProviderError(f"{self.name} {request.model}: nothing to send, every message is empty")
         tools = wire_tools(request.tools)
         message = await self._dispatcher.send(
             request.model,

@@ -1,4 +1,4 @@
-"""Make a provider from a small config.
+"""Make a provider from a small config; a pool makes one per distinct config, for everything sharing it.
 
 API keys come only from the environment: `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or the variable named by
 `api_key_env`. The SDKs are imported only when their provider is made, so commands that never talk to a
@@ -97,3 +97,27 @@ async def close_provider(provider: Provider) -> None:
     close = getattr(provider, "aclose", None)
     if close is not None:
         await close()
+
+
+class ProviderPool:
+    """One provider per distinct configuration, made on first use.
+
+    Everything asking with an equal config (agents that differ only in system prompt, temperature or
+    max_tokens, and a judge on the same endpoint and model) gets the same provider, so they share its
+    concurrency limit, retries and connections.
+    """
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        self._environ = environ
+        self._made: dict[ProviderConfig, Provider] = {}
+
+    def get(self, config: ProviderConfig) -> Provider:
+        """The provider of `config`, made (and its key read) the first time it is asked for."""
+        if config not in self._made:
+            self._made[config] = make_provider(config, self._environ)
+        return self._made[config]
+
+    async def aclose(self) -> None:
+        """Close every provider made."""
+        for provider in self._made.values():
+            await close_provider(provider)

@@ -1,15 +1,16 @@
 """Which agent runs each case, against which MCP servers: the plan of `toolproof eval`, before anything runs.
 
-Agent settings come in layers, later winning: the defaults, the project file, the case's own (a toolproof
-`agent:` block, an MCPLab agent), the command line. An MCPLab config runs each scenario once per agent
-(named `scenario [agent]`). Servers: a toolproof case's `servers:`, an MCPLab scenario's `mcp_servers` /
-`servers` (resolved in the config's server pool, then the project file); a case that names none gets the
-project file's servers and those given with `--server`.
+Agent settings come in layers, later winning: the defaults, what a replayed cassette recorded (under
+`--replay` only), the project file, the case's own (a toolproof `agent:` block, an MCPLab agent), the command
+line. An MCPLab config runs each scenario once per selected agent (named `scenario [agent]`). Servers: a
+toolproof case's `servers:`, an MCPLab scenario's `mcp_servers` / `servers` (resolved in the config's server
+pool, then the project file). A case that names no servers and no target is sent to the fallback target when
+there is one, else gets the project file's servers and those given with `--server`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig
 from toolproof.model.scenario import AgentCase
 from toolproof.model.suite import ServerConfig, Transport
+from toolproof.model.target import HttpTarget
 from toolproof.sources.agent.loop import DEFAULT_MAX_STEPS
 
 AGENT_FIELDS = (
@@ -31,12 +33,18 @@ AGENT_FIELDS = (
     "max_steps",
     "temperature",
     "max_tokens",
+    "max_concurrency",
+    "max_retries",
+    "request_timeout",
 )
+Recorded = Callable[[AgentCase], Mapping[str, Any]]
+"""Under `--replay`: the agent settings a case's cassette recorded, the lowest layer of its plan."""
 
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """Everything that decides how the agent of one run is called."""
+    """Everything that decides how the agent of one run is called: its provider (kind, endpoint, model, key;
+    the provider's limits, None for its defaults) and the settings of each request and of the loop."""
 
     provider: str
     model: str
@@ -47,6 +55,9 @@ class AgentSpec:
     max_steps: int = DEFAULT_MAX_STEPS
     temperature: float | None = None
     max_tokens: int = 4096
+    max_concurrency: int | None = None
+    max_retries: int | None = None
+    request_timeout: float | None = None
 
 
 HTTP_AGENT = AgentSpec(provider="http", model="")
@@ -75,11 +86,21 @@ def plan_cases(
     project: ProjectConfig,
     flags: Mapping[str, Any],
     extra_servers: Mapping[str, ServerConfig],
+    *,
+    target: HttpTarget | None = None,
+    recorded: Recorded | None = None,
 ) -> list[Plan | Unplannable]:
-    """The plan of every case, in order; `flags` are the agent settings given on the command line."""
+    """The plan of every case, in order.
+
+    `flags` are the agent settings given on the command line; `target` is the HTTP agent of cases that name
+    no servers and no target of their own; `recorded` (under `--replay`) gives what a case's cassette
+    recorded, for the settings nobody configured.
+    """
     fallback = {**project.servers, **extra_servers}
     found: list[Plan | Unplannable] = []
     for case in cases:
+        if target is not None and not _names_agent(case):
+            case = case.model_copy(update={"metadata": {**case.metadata, "target": target}})
         if case.metadata.get("target") is not None:  # an agent over HTTP: no model, no server of ours
             found.append(Plan(case, HTTP_AGENT))
             continue
@@ -89,14 +110,20 @@ def plan_cases(
             found.append(Unplannable(case, str(error)))
             continue
         for name, own in _agents(case, project):
-            settings = _merged([_given(project), {"system": case.system}, own, flags])
             named = case if name is None else case.model_copy(update={"name": f"{case.name} [{name}]"})
+            replayed = recorded(named) if recorded else {}
+            settings = _merged([replayed, _given(project), {"system": case.system}, own, flags])
             agent = _spec(settings)
             if isinstance(agent, str):
                 found.append(Unplannable(named, agent))
             else:
                 found.append(Plan(named, agent, servers))
     return found
+
+
+def _names_agent(case: AgentCase) -> bool:
+    """Whether the case says how its agent is reached: its own target, servers or MCPLab `mcp_servers`."""
+    return any(case.metadata.get(key) for key in ("target", "servers", "mcp_servers"))
 
 
 def _given(settings: AgentSettingsFile) -> dict[str, Any]:
@@ -127,6 +154,9 @@ def _spec(settings: Mapping[str, Any]) -> AgentSpec | str:
         max_steps=int(settings.get("max_steps", DEFAULT_MAX_STEPS)),
         temperature=settings.get("temperature"),
         max_tokens=int(settings.get("max_tokens", 4096)),
+        max_concurrency=settings.get("max_concurrency"),
+        max_retries=settings.get("max_retries"),
+        request_timeout=settings.get("request_timeout"),
     )
 
 

@@ -1,7 +1,8 @@
 """Run planned agent cases: each trial opens its servers, plays the conversation, is checked and judged.
 
 A trial's failure is a verdict, never a raise: a server that cannot start, a tool name clash, a run that
-times out, a model that fails or never gives a final answer, a cassette that does not hold a request. With
+times out, a model that fails or never gives a final answer, a cassette that does not hold a request (of
+the model, the judge, a tool or an HTTP agent: a `config` error that ends the trial, never a live call). With
 several trials a case gets one result that stands for all of them (pass@k, pass^k, the pass threshold);
 trials of all cases share the `jobs` slots. No server process outlives the run. With `save_traces`, each
 trial's transcript is also written as toolproof's native transcript JSON (secrets masked; a file that cannot
@@ -11,9 +12,9 @@ be written is a warning, not a failure).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,10 @@ from toolproof.sources.agent.cassette import (
     Cassette,
     CassetteError,
     RecordingProvider,
+    RecordingSender,
     RecordingToolHost,
     ReplayProvider,
+    ReplaySender,
     ReplayToolHost,
     cassette_file,
 )
@@ -49,7 +52,7 @@ from toolproof.sources.agent.judging import JudgeModel, evaluate_judged
 from toolproof.sources.agent.loop import STOP_MAX_STEPS, AgentSettings, run_conversation
 from toolproof.sources.agent.mcp_tools import ToolNameClash, open_tool_host
 from toolproof.sources.connect import connect_spec
-from toolproof.sources.http_target import run_http_target
+from toolproof.sources.http_target import Send, run_http_target
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.traces import native
 
@@ -136,33 +139,16 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
     cassette = _cassette(case, options, trial)
     if isinstance(cassette, Failure):
         return verdict(Status.ERROR, cassette)
-    judge = options.judge
-    target = case_target(case)
-    live = options.providers.get(plan.agent)
-    if cassette is not None and options.replay:
-        provider: Provider | None = ReplayProvider(cassette)
-    elif cassette is not None and live is not None:
-        provider = RecordingProvider(live, cassette)
-    else:
-        provider = live
-    if cassette is not None and judge is not None:
-        wrapped = (
-            ReplayProvider(cassette) if options.replay else RecordingProvider(judge.provider, cassette)
-        )
-        judge = JudgeModel(wrapped, judge.model, judge.max_tokens, judge.temperature)
     stderr: list[str] = []
     try:
         with anyio.fail_after(options.server.timeout_s):
-            if target is not None:
-                target_run = await run_http_target(case, target, environ=options.server.environ)
-                run, stop = target_run.transcript, target_run.failure
-            else:
-                assert provider is not None, "a planned agent always has its provider"
-                async with _tool_host(plan, options, cassette, stderr) as host:
-                    run = await run_conversation(
-                        case.id or case.name, _users(case), provider, host, _settings(plan)
-                    )
-                stop = _stop_failure(run)
+            run, stop = await _play(plan, options, cassette, stderr)
+        now = datetime.now().astimezone()
+        assert now.tzinfo is not None
+        judge = _judge(options, cassette)
+        evaluation = await evaluate_judged(case, run, clock=Clock(now, now.tzinfo), judge=judge)
+        if cassette is not None and not options.replay:
+            cassette.save()
     except TimeoutError:
         message = f"timed out after {options.server.timeout_s:g}s while the agent ran"
         return verdict(
@@ -174,11 +160,6 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
         return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=str(error)))
     except CassetteError as error:
         return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}"))
-    now = datetime.now().astimezone()
-    assert now.tzinfo is not None
-    evaluation = await evaluate_judged(case, run, clock=Clock(now, now.tzinfo), judge=judge)
-    if cassette is not None and not options.replay:
-        cassette.save()
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
     result = _with_stop(evaluation.case_result(trial=trial), stop)
@@ -190,6 +171,51 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
             "phases": {"agent": run.metadata.get("duration_ms", 0.0) / 1000},
         }
     )
+
+
+async def _play(
+    plan: Plan, options: EvalOptions, cassette: Cassette | None, stderr: list[str]
+) -> tuple[Transcript, Failure | None]:
+    """Run the case once (over HTTP when it names a target, else through the agent loop): the run, and why it
+    stopped early. Raises CassetteError when the cassette does not hold a request."""
+    case = plan.case
+    target = case_target(case)
+    if target is not None:
+        through = _http_sender(options, cassette)
+        sent = await run_http_target(case, target, environ=options.server.environ, through=through)
+        return sent.transcript, sent.failure
+    provider = _provider(plan, options, cassette)
+    async with _tool_host(plan, options, cassette, stderr) as host:
+        run = await run_conversation(case.id or case.name, _users(case), provider, host, _settings(plan))
+    return run, _stop_failure(run)
+
+
+def _provider(plan: Plan, options: EvalOptions, cassette: Cassette | None) -> Provider:
+    """The plan's model: live, recorded into the cassette, or answered from the cassette alone."""
+    if cassette is not None and options.replay:
+        return ReplayProvider(cassette)
+    live = options.providers.get(plan.agent)
+    assert live is not None, "a planned agent always has its provider"
+    return live if cassette is None else RecordingProvider(live, cassette)
+
+
+def _judge(options: EvalOptions, cassette: Cassette | None) -> JudgeModel | None:
+    """The judge, recorded into the cassette or answered from it when there is one."""
+    judge = options.judge
+    if judge is None or cassette is None:
+        return judge
+    wrapped = ReplayProvider(cassette) if options.replay else RecordingProvider(judge.provider, cassette)
+    return replace(judge, provider=wrapped)
+
+
+def _http_sender(options: EvalOptions, cassette: Cassette | None) -> Callable[[Send], Send] | None:
+    """How an HTTP target's requests go: live (None), recorded into the cassette, or answered from it alone
+    (the live sender is then never used)."""
+    if cassette is None:
+        return None
+    if options.replay:
+        return lambda _live: ReplaySender(cassette)
+    return lambda live: RecordingSender(live, cassette)
 
 
 def _users(case: AgentCase) -> list[str]:
@@ -222,14 +248,16 @@ def _save_trace(
 
 
 def _cassette(case: AgentCase, options: EvalOptions, trial: int) -> Cassette | Failure | None:
+    """The trial's cassette (None without --record or --replay), masking the run's secrets as the reports do;
+    a cassette that cannot be read is a `config` failure."""
     directory = options.replay or options.record
     if directory is None:
         return None
     path = cassette_file(directory, _trial_case(case, trial))
     if options.record:
-        return Cassette.recording(path, environ=options.server.environ)
+        return Cassette.recording(path, options.secrets, environ=options.server.environ)
     try:
-        return Cassette.replaying(path, environ=options.server.environ)
+        return Cassette.replaying(path, options.secrets, environ=options.server.environ)
     except CassetteError as error:
         return Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")
 

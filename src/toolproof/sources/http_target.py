@@ -6,6 +6,7 @@ Entry point for the `eval` command:
 run = await run_http_target(case, target)    # case: AgentCase, target: model.target.HttpTarget
 run.transcript                               # one Turn per user turn sent
 run.failure                                  # None, or why the conversation stopped (FailureKind)
+run = await run_http_target(case, target, through=lambda live: RecordingSender(live, cassette))  # cassette.py
 ```
 
 Each turn is one request: the target's body template (or the case's `custom_body`, sent as written) filled
@@ -16,6 +17,9 @@ an inline trace. Nothing raises for a failing agent: a connection that fails is 
 answer within `timeout_s` a `timeout` failure, a missing credential or unknown placeholder a `config`
 failure, and an error status (not 2xx) a `transport` failure unless the case checks the status of that turn;
 the conversation stops at the first failure. `target_secrets` gives the values reports must mask.
+
+A request goes out as an `HttpRequest` (what is sent, without headers) through a `Send`; the live one adds
+the headers and the credential when it sends, so a `Send` that answers from a cassette needs neither.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +60,31 @@ class TargetRun:
 
     transcript: Transcript
     failure: Failure | None = None
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """One turn's request as sent to the agent (`turn` counts from 1); the headers are the live sender's."""
+
+    turn: int
+    user: str
+    method: str
+    url: str
+    body: Any
+    request_id: str
+    session_id: str
+
+
+@dataclass(frozen=True)
+class HttpAnswer:
+    """The agent's answer to one request: its HTTP status, its decoded body and how long it took."""
+
+    status: int
+    body: Any
+    duration_ms: float
+
+
+Send = Callable[[HttpRequest], Awaitable[HttpAnswer]]
 
 
 class _Stop(Exception):
@@ -90,13 +119,14 @@ async def run_http_target(
     target: HttpTarget,
     *,
     environ: Mapping[str, str] | None = None,
-    transport: httpx2.AsyncBaseTransport | None = None,
+    through: Callable[[Send], Send] | None = None,
     new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
 ) -> TargetRun:
     """Send `case`'s turns to `target`, one request each, and return what was observed.
 
     `environ` (default: this process's environment) expands `${VAR}` in headers and holds the credential;
-    `transport` replaces the network (tests, cassettes); `new_id` makes request and session ids.
+    `through`, given the live `Send`, returns the one the requests go through (a cassette's recorder or
+    its replay); `new_id` makes request and session ids.
     """
     environ = os.environ if environ is None else environ
     target = target.model_copy(update={"url": expand_env(target.url, environ)})
@@ -109,12 +139,13 @@ async def run_http_target(
     try:
         if not users:
             raise _Stop(FailureKind.CONFIG, "the case has no user turn and no custom_body to send")
-        headers = request_headers(target, environ)
-        async with httpx2.AsyncClient(timeout=target.timeout_s, transport=transport) as client:
+        async with httpx2.AsyncClient(timeout=target.timeout_s) as client:
+            live = _live_send(client, target, environ)
+            send = live if through is None else through(live)
             for index, user in enumerate(users):
                 request_ids.append(new_id())
                 ids = (request_ids[-1], session_id)
-                turn = await _exchange(client, case, target, headers, index, user, ids)
+                turn = await _exchange(send, case, target, index, user, ids)
                 turns.append(turn)
                 status = turn.http_status or 0
                 if not 200 <= status < 300 and not _status_checked(case, index):
@@ -136,14 +167,23 @@ async def run_http_target(
     return TargetRun(transcript, failure)
 
 
+def _live_send(client: httpx2.AsyncClient, target: HttpTarget, environ: Mapping[str, str]) -> Send:
+    """Requests sent over the network with the target's headers, its credential (raises _Stop when that is
+    not set) and the request id header; the duration is measured around the request."""
+
+    async def send(request: HttpRequest) -> HttpAnswer:
+        headers = {**request_headers(target, environ), target.request_id_header: request.request_id}
+        started = time.perf_counter()
+        response = await client.request(request.method, request.url, json=request.body, headers=headers)
+        duration_ms = (time.perf_counter() - started) * 1000
+        body = decode_body(response.content, response.headers.get("content-type", ""))
+        return HttpAnswer(status=response.status_code, body=body, duration_ms=duration_ms)
+
+    return send
+
+
 async def _exchange(
-    client: httpx2.AsyncClient,
-    case: AgentCase,
-    target: HttpTarget,
-    headers: Mapping[str, str],
-    index: int,
-    user: str,
-    ids: tuple[str, str],
+    send: Send, case: AgentCase, target: HttpTarget, index: int, user: str, ids: tuple[str, str]
 ) -> Turn:
     """One request (`ids`: its request id, the session id) and its answer as a Turn; raises _Stop when there
     is no answer to record."""
@@ -156,24 +196,17 @@ async def _exchange(
             body = fill_template(target.body, template_variables(case.context, user, request_id, session_id))
         except TemplateError as error:
             raise _Stop(FailureKind.CONFIG, f"turn {index + 1}: {error}") from None
-    started = time.perf_counter()
+    request = HttpRequest(index + 1, user, target.method, target.url, body, request_id, session_id)
     try:
         with anyio.fail_after(target.timeout_s):
-            response = await client.request(
-                target.method,
-                target.url,
-                json=body,
-                headers={**headers, target.request_id_header: request_id},
-            )
+            answer = await send(request)
     except (TimeoutError, httpx2.TimeoutException):
         raise _Stop(FailureKind.TIMEOUT, f"{where}: no answer within {target.timeout_s:g}s") from None
     except httpx2.HTTPError as error:
         detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         raise _Stop(FailureKind.TRANSPORT, f"{where}: cannot reach the agent ({detail})") from None
-    duration_ms = (time.perf_counter() - started) * 1000
-    answer = decode_body(response.content, response.headers.get("content-type", ""))
     try:
-        reply, calls, nodes = read_response(answer, target, target.url)
+        reply, calls, nodes = read_response(answer.body, target, target.url)
     except TraceError as error:
         raise _Stop(FailureKind.PROTOCOL, f"{where}: the inline trace is malformed ({error})") from None
     return Turn(
@@ -181,9 +214,9 @@ async def _exchange(
         reply=reply,
         calls=calls,
         nodes=nodes,
-        http_status=response.status_code,
-        duration_ms=duration_ms,
-        body=answer,
+        http_status=answer.status,
+        duration_ms=answer.duration_ms,
+        body=answer.body,
     )
 
 

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,9 @@ AGENT = Path(__file__).with_name("agent_server.py")
 TOKEN = "tp-agent-token-5c1e9a"
 
 
-@pytest.fixture(scope="session")
-def agent_base() -> Iterator[str]:
-    """`http://127.0.0.1:PORT` of a running agent that wants `Authorization: Bearer TOKEN`."""
+@contextmanager
+def running_agent() -> Iterator[str]:
+    """`http://127.0.0.1:PORT` of an agent that wants `Authorization: Bearer TOKEN`, stopped on exit."""
     port = free_port()
     env = {**os.environ, "AGENT_TOKEN": TOKEN}
     process = subprocess.Popen(
@@ -36,3 +37,10 @@ def agent_base() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def agent_base() -> Iterator[str]:
+    """`http://127.0.0.1:PORT` of a running agent, shared by the session's tests."""
+    with running_agent() as base:
+        yield base

@@ -1,5 +1,5 @@
 """A real agent run (scripted model, the notes MCP server) recorded to a cassette and replayed with the server
-gone; what the replay cannot answer fails loudly."""
+gone; what the replay cannot answer fails loudly and ends the run."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from tests.integration.mcp.helpers import NOTES, stdio
 from toolproof.model.scenario import AgentCase
 from toolproof.model.suite import SourceRef
 from toolproof.model.transcript import Transcript, Usage
-from toolproof.providers.base import Message, ModelReply, ModelRequest, ToolUse
+from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
 from toolproof.providers.scripted import ScriptedProvider
 from toolproof.sources.agent.cassette import (
     Cassette,
     CassetteMiss,
-    ModelCassetteMiss,
     RecordingProvider,
     RecordingToolHost,
     ReplayProvider,
@@ -122,21 +121,21 @@ async def test_replay_misses_name_the_cassette_and_the_request(tmp_path: Path) -
     await record(path)
     cassette = Cassette.replaying(path, environ=ENVIRON)
 
-    changed = await run_conversation(
-        "keeps a note",
-        ("Forget everything.",),
-        ReplayProvider(cassette),
-        ReplayToolHost(cassette, "notes"),
-        SETTINGS,
-    )
-    stop = changed.metadata["stop"]
-    assert stop["reason"] == "provider_error"
-    assert f"{path}: no recorded model reply for this request" in stop["message"]
-    assert "last message user: 'Forget everything.'" in stop["message"]
+    with pytest.raises(CassetteMiss) as raised:  # not a failed model call the run could go on from
+        await run_conversation(
+            "keeps a note",
+            ("Forget everything.",),
+            ReplayProvider(cassette),
+            ReplayToolHost(cassette, "notes"),
+            SETTINGS,
+        )
+    assert not isinstance(raised.value, ProviderError)
+    assert f"{path}: no recorded model reply for this request" in str(raised.value)
+    assert "last message user: 'Forget everything.'" in str(raised.value)
 
     request = ModelRequest(model="stand-in-model", messages=(Message("user", "Remember the deploy key."),))
     with pytest.raises(
-        ModelCassetteMiss, match=r"\(key [0-9a-f]{16}; last message user: 'Remember the deploy key.'\)"
+        CassetteMiss, match=r"\(key [0-9a-f]{16}; last message user: 'Remember the deploy key.'\)"
     ):
         await ReplayProvider(cassette).complete(request)  # same text, no system prompt: another request
 

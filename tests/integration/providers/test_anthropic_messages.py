@@ -103,6 +103,6 @@ async def test_assistant_tool_use_without_text_has_no_text_block(
     sent = llm_wire.bodies()[0]["messages"]
     assert sent[1]["content"] == [{"type": "tool_use", "id": "tu1", "name": "noop", "input": {}}]
     assert sent[2]["content"] == [
-        {"type": "tool_result", "tool_use_id": "tu1", "content": ""},
+        {"type": "tool_result", "tool_use_id": "tu1"},  # a blank result goes without content
         {"type": "text", "text": "and now?"},
     ]

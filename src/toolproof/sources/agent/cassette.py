@@ -1,16 +1,18 @@
-"""Cassettes: record every model and MCP exchange of an agent run; replay it with no network and no server.
+"""Cassettes: record every model, MCP and HTTP-agent exchange of a run; replay it with no network, no server.
 
 ```python
 cassette = Cassette.recording(cassette_file(directory, case))       # or Cassette.replaying(...)
 provider = RecordingProvider(live_provider, cassette)              # or ReplayProvider(cassette)
 tools = RecordingToolHost(live_host, cassette, server_key="notes") # or ReplayToolHost(cassette, "notes")
+run_http_target(case, target, through=lambda live: RecordingSender(live, cassette))  # or ReplaySender
 ```
 
 One JSON file per case holds the exchanges in the order they happened (`model`, `tools` = a tools/list,
-`call` = a tools/call), each with its request and its answer, so a cassette reads like the run and diffs
-line by line. Replay finds an answer by the request's key (see `cassette_codec`) and serves repeated
-requests in their recorded order; a request that was not recorded (or not that many times) raises
-`CassetteMiss` naming the file and the request, and nothing is ever sent live. Secrets (values of
+`call` = a tools/call, `http` = a request to an HTTP agent), each with its request and its answer, so a
+cassette reads like the run and diffs line by line. Replay finds an answer by the request's key (see
+`cassette_codec`) and serves repeated requests in their recorded order; a request that was not recorded (or
+not that many times) raises `CassetteMiss` naming the file and the request, and nothing is ever sent live.
+A miss is not a ProviderError: it ends the run instead of becoming a failed model call. Secrets (values of
 environment variables named like keys, tokens, secrets or passwords, plus any the caller adds) are masked
 before anything is written, and every write replaces the file atomically.
 """
@@ -27,15 +29,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from toolproof.model.scenario import AgentCase
-from toolproof.providers.base import ModelReply, ModelRequest, Provider, ProviderError, ToolSpec
+from toolproof.providers.base import ModelReply, ModelRequest, Provider, ToolSpec
 from toolproof.report.sanitize import mask, secret_values
 from toolproof.report.sinks import write_atomic
 from toolproof.sources.agent.cassette_codec import (
     FORMAT_VERSION,
     RecordError,
+    answer_from,
+    answer_record,
     call_record,
     describe_call,
+    describe_http,
     describe_request,
+    http_record,
     key_of,
     outcome_from,
     outcome_record,
@@ -46,8 +52,10 @@ from toolproof.sources.agent.cassette_codec import (
     specs_record,
 )
 from toolproof.sources.agent.host import ToolHost, ToolOutcome
+from toolproof.sources.http_target import HttpAnswer, HttpRequest, Send
 
 DEFAULT_SERVER = "tools"
+KINDS = ("model", "tools", "call", "http")
 T = TypeVar("T")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -57,11 +65,7 @@ class CassetteError(Exception):
 
 
 class CassetteMiss(CassetteError):
-    """Replay was asked something the cassette does not hold."""
-
-
-class ModelCassetteMiss(CassetteMiss, ProviderError):
-    """A model request the cassette does not hold (a ProviderError, so the agent loop reports it as one)."""
+    """Replay was asked what the cassette does not hold: a model request, a tool call, an HTTP request."""
 
 
 def cassette_file(directory: Path, case: AgentCase) -> Path:
@@ -126,6 +130,10 @@ class Cassette:
         entry = {"kind": "call", "server": server, "key": key_of(asked), **asked}
         self._add({**entry, "outcome": outcome_record(outcome)})
 
+    def record_http(self, request: HttpRequest, answer: HttpAnswer) -> None:
+        asked = mask(http_record(request), self.secrets)
+        self._add({"kind": "http", "key": key_of(asked), "request": asked, "response": answer_record(answer)})
+
     def _add(self, entry: dict[str, Any]) -> None:
         masked = mask(entry, self.secrets)
         self.exchanges.append(masked)
@@ -147,7 +155,7 @@ class Cassette:
         key = key_of(asked)
         entry = self._next(("model", "", key))
         if entry is None:
-            raise ModelCassetteMiss(
+            raise CassetteMiss(
                 f"{self.path}: no recorded model reply for this request{self._again(('model', '', key))} "
                 f"(key {key}; last message {describe_request(asked)}); record the run again"
             )
@@ -174,6 +182,18 @@ class Cassette:
                 f"{server!r}{self._again(slot)} (key {slot[2]}); record the run again"
             )
         return self._decoded(outcome_from, entry.get("outcome"), entry)
+
+    def replay_http(self, request: HttpRequest) -> HttpAnswer:
+        asked = mask(http_record(request), self.secrets)
+        slot = ("http", "", key_of(asked))
+        entry = self._next(slot)
+        if entry is None:
+            described = describe_http(request.turn, mask(request.user, self.secrets), asked)
+            raise CassetteMiss(
+                f"{self.path}: no recorded answer for the HTTP request of {described}{self._again(slot)} "
+                f"(key {slot[2]}); record the run again"
+            )
+        return self._decoded(answer_from, entry.get("response"), entry)
 
     def _next(self, slot: tuple[str, str, str]) -> dict[str, Any] | None:
         entries = self._index.get(slot, [])
@@ -202,7 +222,7 @@ def _all_secrets(secrets: Iterable[str], environ: Mapping[str, str] | None) -> s
 
 def _slot(entry: dict[str, Any]) -> tuple[str, str, str]:
     kind = str(entry.get("kind", ""))
-    server = "" if kind == "model" else str(entry.get("server", DEFAULT_SERVER))
+    server = "" if kind in ("model", "http") else str(entry.get("server", DEFAULT_SERVER))
     return kind, server, str(entry.get("key", ""))
 
 
@@ -213,8 +233,8 @@ def _exchanges(path: Path, data: Any) -> list[dict[str, Any]]:
     if not isinstance(exchanges, list):
         raise CassetteError(f"{path}: exchanges: must be a list")
     for number, entry in enumerate(exchanges):
-        if not isinstance(entry, dict) or entry.get("kind") not in ("model", "tools", "call"):
-            message = f"{path}: exchanges[{number}]: must be a mapping with kind model, tools or call"
+        if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
+            message = f"{path}: exchanges[{number}]: must be a mapping with kind model, tools, call or http"
             raise CassetteError(message)
     return exchanges
 
@@ -237,7 +257,7 @@ class RecordingProvider:
 
 
 class ReplayProvider:
-    """Answers from a cassette only; a request it does not hold raises ModelCassetteMiss."""
+    """Answers from a cassette only; a request it does not hold raises CassetteMiss."""
 
     name = "replay"
 
@@ -279,3 +299,26 @@ class ReplayToolHost:
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
         return self.cassette.replay_call(self.server_key, name, arguments)
+
+
+class RecordingSender:
+    """Sends an HTTP agent's requests through `inner` and records each with its answer."""
+
+    def __init__(self, inner: Send, cassette: Cassette) -> None:
+        self.inner = inner
+        self.cassette = cassette
+
+    async def __call__(self, request: HttpRequest) -> HttpAnswer:
+        answer = await self.inner(request)
+        self.cassette.record_http(request, answer)
+        return answer
+
+
+class ReplaySender:
+    """Answers an HTTP agent's requests from a cassette only; one it does not hold raises CassetteMiss."""
+
+    def __init__(self, cassette: Cassette) -> None:
+        self.cassette = cassette
+
+    async def __call__(self, request: HttpRequest) -> HttpAnswer:
+        return self.cassette.replay_http(request)

@@ -1,9 +1,11 @@
 """The plain-JSON form of the exchanges a cassette holds, and their lookup keys. Pure.
 
 A model request is keyed by its canonical content (model, system, messages, tools, max_tokens, temperature;
-never the scenario or turn it was made for), a tool call by its name and arguments. Keys are computed after
-masking, so a request that carried a secret when it was recorded and carries `***` when replayed (because the
-replayed answers before it were masked) still finds its entry.
+never the scenario or turn it was made for), a tool call by its name and arguments, a request to an HTTP
+agent by its method, URL and body with the run's request and session ids written `{request_id}` and
+`{session_id}` (they are fresh in every run; the headers, credential included, are never recorded). Keys are
+computed after masking, so a request that carried a secret when it was recorded and carries `***` when
+replayed (because the replayed answers before it were masked) still finds its entry.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from toolproof.providers.base import ModelReply, ModelRequest, ToolSpec
 from toolproof.sources.agent.host import ToolOutcome
+from toolproof.sources.http_target import HttpAnswer, HttpRequest
 
 FORMAT_VERSION = 1
 KEY_LENGTH = 16
@@ -26,6 +29,7 @@ _REQUEST = TypeAdapter(ModelRequest)
 _REPLY = TypeAdapter(ModelReply)
 _SPECS = TypeAdapter(tuple[ToolSpec, ...])
 _OUTCOME = TypeAdapter(ToolOutcome)
+_ANSWER = TypeAdapter(HttpAnswer)
 T = TypeVar("T")
 
 
@@ -52,6 +56,26 @@ def call_record(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "arguments": json.loads(json.dumps(arguments, default=str))}
 
 
+def http_record(request: HttpRequest) -> dict[str, Any]:
+    """What was sent to an HTTP agent, as JSON, with the run's ids replaced by their placeholders."""
+    ids = {request.request_id: "{request_id}", request.session_id: "{session_id}"}
+    body = json.loads(json.dumps(request.body, default=str))
+    return {"method": request.method, "url": request.url, "body": _without_ids(body, ids)}
+
+
+def _without_ids(value: Any, ids: dict[str, str]) -> Any:
+    """`value` with every occurrence of an id (a key of `ids`) in its strings replaced by its placeholder."""
+    if isinstance(value, str):
+        for found, placeholder in ids.items():
+            value = value.replace(found, placeholder) if found else value
+        return value
+    if isinstance(value, dict):
+        return {key: _without_ids(item, ids) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_ids(item, ids) for item in value]
+    return value
+
+
 def reply_record(reply: ModelReply) -> dict[str, Any]:
     return dict(_REPLY.dump_python(reply, mode="json"))
 
@@ -64,6 +88,10 @@ def outcome_record(outcome: ToolOutcome) -> dict[str, Any]:
     return dict(_OUTCOME.dump_python(outcome, mode="json"))
 
 
+def answer_record(answer: HttpAnswer) -> dict[str, Any]:
+    return dict(_ANSWER.dump_python(answer, mode="json"))
+
+
 def reply_from(record: Any) -> ModelReply:
     return _decode(_REPLY, record, "reply")
 
@@ -74,6 +102,10 @@ def specs_from(record: Any) -> tuple[ToolSpec, ...]:
 
 def outcome_from(record: Any) -> ToolOutcome:
     return _decode(_OUTCOME, record, "outcome")
+
+
+def answer_from(record: Any) -> HttpAnswer:
+    return _decode(_ANSWER, record, "response")
 
 
 def _decode(adapter: TypeAdapter[T], record: Any, field: str) -> T:
@@ -103,6 +135,11 @@ def describe_call(record: dict[str, Any]) -> str:
     """A tool call record as `name {arguments}`, shortened."""
     arguments = json.dumps(record.get("arguments"), sort_keys=True, ensure_ascii=False)
     return f"{record.get('name')} {_short(arguments)}"
+
+
+def describe_http(turn: int, user: str, record: dict[str, Any]) -> str:
+    """An HTTP request record as `turn N (METHOD URL, user message '...')`, shortened."""
+    return f"turn {turn} ({record.get('method')} {record.get('url')}, user message {_short(user)})"
 
 
 def _short(text: str, limit: int = 200) -> str:

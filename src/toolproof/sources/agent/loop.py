@@ -5,6 +5,8 @@ each call is executed over the host in the order asked and its result fed back; 
 uses is the turn's answer. A turn that is still calling tools after `max_steps` model calls ends the run, as
 does a provider that cannot answer: the transcript keeps what happened and says why it stopped
 (`metadata["stop"]`), so the verdict can say so too. Later turns carry the whole conversation forward.
+Anything else the provider or the host raises (a replayed cassette that does not hold the request) is not
+an answer the model could be shown: it propagates and ends the run.
 """
 
 from __future__ import annotations
