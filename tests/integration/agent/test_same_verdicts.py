@@ -6,7 +6,6 @@ with `--save-traces`."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 from tests.integration.agent.conftest import NOTES
-from tests.integration.mcp.helpers import free_port, wait_for_port
+from tests.integration.mcp.helpers import listening
 
 from toolproof.cli import main
 
@@ -62,19 +61,8 @@ def script(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def loop_agent(script: Path) -> Iterator[str]:
     """The chat URL of loop_agent.py, running the scripted loop over the notes server."""
-    port = free_port()
-    command = [sys.executable, str(LOOP_AGENT), "--port", str(port), "--script", str(script)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_port(port, process)
+    with listening([sys.executable, str(LOOP_AGENT), "--script", str(script)]) as port:
         yield f"http://127.0.0.1:{port}/chat"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def verdicts(report: Path) -> list[tuple[Any, ...]]:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from tests.integration.mcp.helpers import free_port, wait_for_port
+from tests.integration.mcp.helpers import listening
 
 AGENT = Path(__file__).with_name("agent_server.py")
 TOKEN = "tp-agent-token-5c1e9a"
@@ -19,24 +18,8 @@ TOKEN = "tp-agent-token-5c1e9a"
 @contextmanager
 def running_agent() -> Iterator[str]:
     """`http://127.0.0.1:PORT` of an agent that wants `Authorization: Bearer TOKEN`, stopped on exit."""
-    port = free_port()
-    env = {**os.environ, "AGENT_TOKEN": TOKEN}
-    process = subprocess.Popen(
-        [sys.executable, str(AGENT), "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, process)
+    with listening([sys.executable, str(AGENT)], env={**os.environ, "AGENT_TOKEN": TOKEN}) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from tests.integration.mcp.helpers import NOTES, free_port, wait_for_port
+from tests.integration.mcp.helpers import NOTES, free_port, stop, wait_for_port
 
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.suite import Transport
@@ -35,12 +35,7 @@ def http_server() -> Iterator[Callable[[list[str], str], str]]:
 
     yield start
     for process, _ in started.values():
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @pytest.fixture(scope="session")

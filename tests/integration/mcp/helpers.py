@@ -7,6 +7,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,33 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], limit: float = HT
         except OSError:
             time.sleep(0.05)
     raise TimeoutError(f"nothing listens on port {port} after {limit}s")
+
+
+@contextmanager
+def listening(command: list[str], env: Mapping[str, str] | None = None) -> Iterator[int]:
+    """Start `command --port PORT` (output discarded), yield PORT once it accepts connections, stop it."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*command, "--port", str(port)],
+        env=None if env is None else dict(env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL after 10 s; reaped either way."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def with_fields(spec: ConnectSpec, **fields: Any) -> ConnectSpec:
