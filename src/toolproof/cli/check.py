@@ -233,19 +233,11 @@ def _results(
 ) -> list[CaseResult]:
     from toolproof.check.expressions import Clock
     from toolproof.check.scenario import evaluate
-    from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+    from toolproof.model.result import CaseResult, Status
     from toolproof.report.sinks import warn
+    from toolproof.run.load_errors import load_error_results
 
-    results = [
-        CaseResult(
-            name=f"{error.file.name} (load error)",
-            file=error.file,
-            line=error.line,
-            status=Status.ERROR,
-            failure=Failure(kind=FailureKind.CONFIG, message=str(error), details={"field": error.field}),
-        )
-        for error in errors
-    ]
+    results = load_error_results(errors)
     clocks = _Clocks(zone, now)
     for index, case in enumerate(cases):
         runs = pairs[index]

@@ -84,13 +84,12 @@ def _trajectory_case(args: argparse.Namespace) -> Case | int:
     """The file's first case when it loads and is a trajectory; else the exit status, after saying why."""
     from toolproof.load import LoadError, load_file
     from toolproof.model.suite import TrajectoryBlock
-    from toolproof.run.server_suite import by_document, load_error_result
+    from toolproof.run.load_errors import load_error_results
 
     items = load_file(args.trajectory)
     errors = [item for item in items if isinstance(item, LoadError)]
     if errors:
-        broken = [entry for entry in by_document(errors) if isinstance(entry, tuple)]
-        return _report([load_error_result(*problems) for problems in broken], args, set())
+        return _report(load_error_results(errors), args, set())
     case = items[0] if items else None
     if case is None or isinstance(case, LoadError):
         return _usage(f"{args.trajectory}: no case in the file")

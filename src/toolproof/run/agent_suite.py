@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 
@@ -34,8 +34,8 @@ from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Provider
 from toolproof.report.sinks import write_best_effort
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
+from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
-from toolproof.run.server_suite import load_error_result
 from toolproof.sources.agent.cassette import (
     Cassette,
     CassetteError,
@@ -89,9 +89,9 @@ async def run_agent_suite(
     """Every item's verdict (one per case, whatever the number of trials), in order."""
     trial_slots = anyio.CapacityLimiter(max(1, jobs))
 
-    async def execute(item: Item, slot: Slot) -> CaseResult:
-        if isinstance(item, LoadError):
-            return load_error_result(item)
+    async def execute(item: Plan | Unplannable | Broken, slot: Slot) -> CaseResult:
+        if isinstance(item, tuple):
+            return load_error_result(*item)
         if isinstance(item, Unplannable):
             return unplannable_result(item)
         if options.trials == 1:
@@ -108,11 +108,12 @@ async def run_agent_suite(
         done = [result for result in results if result is not None]
         return combine(done, k=options.k, threshold=options.pass_threshold)
 
-    def name_of(item: Item) -> str:
-        return str(item.file) if isinstance(item, LoadError) else item.case.name
+    def name_of(item: Plan | Unplannable | Broken) -> str:
+        return item[0].case_name if isinstance(item, tuple) else item.case.name
 
     try:
-        return await run_all(items, execute, name_of, jobs=jobs, sink=sink, title="toolproof eval")
+        entries = cast(list[Plan | Unplannable | Broken], by_document(items))  # mypy cannot solve T here
+        return await run_all(entries, execute, name_of, jobs=jobs, sink=sink, title="toolproof eval")
     finally:
         reap_strays()
 

@@ -11,7 +11,8 @@ import anyio
 from toolproof.load import LoadError, load_file
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import FailureKind, Status
-from toolproof.run.server_suite import by_document, load_error_result, run_server_suite
+from toolproof.run.load_errors import by_document, load_error_result
+from toolproof.run.server_suite import run_server_suite
 from toolproof.sources.options import ServerOptions
 
 BROKEN = """
