@@ -253,20 +253,27 @@ def _results(
                 )
             )
             continue
-        for trial, each in enumerate(runs, start=1):
-            named = (
-                case
-                if len(runs) == 1
-                else case.model_copy(update={"name": f"{case.name} [{each.run or each.source or trial}]"})
-            )
+        for label, each in zip(_run_labels(runs), runs, strict=True):
+            named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
             evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
             if by_case:
-                results.append(evaluation.case_result(trial=trial))
+                results.append(evaluation.case_result())
             else:
-                results.extend(evaluation.assertion_results(trial=trial))
+                results.extend(evaluation.assertion_results())
     return results
+
+
+def _run_labels(runs: Sequence[Transcript]) -> list[str | None]:
+    """What tells a case's runs apart in its results' names: nothing for a single run; else each run's own
+    name or source (`run N` without either), numbered `#N` where those are not unique."""
+    if len(runs) == 1:
+        return [None]
+    labels = [each.run or each.source or f"run {number}" for number, each in enumerate(runs, start=1)]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} #{number}" for number, label in enumerate(labels, start=1)]
+    return [*labels]
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace) -> int:

@@ -221,3 +221,13 @@ def test_trace_takes_several_paths(tmp_path: Path, capsys: pytest.CaptureFixture
         assert any("[claude-haiku run 1]" in name for name in names), argv
     assert toolproof_check("--trace", first) == 2
     assert "no cases given" in capsys.readouterr().err
+
+
+def test_runs_of_one_case_are_told_apart_by_their_names() -> None:
+    from toolproof.model.transcript import Transcript
+
+    assert check._run_labels([Transcript(run="a")]) == [None]
+    assert check._run_labels([Transcript(run="a"), Transcript(source="t.json")]) == ["a", "t.json"]
+    assert check._run_labels([Transcript(), Transcript()]) == ["run 1", "run 2"]
+    same = [Transcript(source="t.json"), Transcript(source="t.json")]
+    assert check._run_labels(same) == ["t.json #1", "t.json #2"]
