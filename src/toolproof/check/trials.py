@@ -5,7 +5,8 @@ pass@k = 1 - C(n-c, k) / C(n, k)  (the chance that at least one of k trials draw
 and pass^k = C(c, k) / C(n, k)     (the chance that all k of them pass).
 
 A case some of whose checks carry their own `pass_threshold` (PromptKit) is judged check by check instead:
-each check must pass at least its threshold (else the run-wide one) of the trials in which it was evaluated.
+each check must pass at least its threshold (else the run-wide one) of the trials in which it was evaluated; a
+trial that did not run to its end (an error, a timeout, a run stopped early) counts as failing every check.
 """
 
 from __future__ import annotations
@@ -107,25 +108,28 @@ def _trial_entry(result: CaseResult) -> dict[str, object]:
     return entry
 
 
-def combine_evaluations(
-    evaluations: Sequence[Evaluation], *, k: int | None = None, threshold: float = 1.0
+def combine_trials(
+    results: Sequence[CaseResult],
+    evaluations: Sequence[Evaluation | None],
+    *,
+    k: int | None = None,
+    threshold: float = 1.0,
 ) -> CaseResult:
-    """One result for the evaluations of one case's trials (trial numbers in order, from 1).
+    """One result for one case's trials: their results, and for each the evaluation of its checks (None for a
+    trial that did not run to its end).
 
-    Without per-check thresholds this is `combine` over the trials' case results. With them, the case passes
-    when every check passed at least its `pass_threshold` (else `threshold`) of the trials that evaluated it
-    (skipped ones do not count); the pass@k statistics still count whole trials.
+    Without per-check thresholds this is `combine` over the results. With them, the case passes when every
+    check passed at least its `pass_threshold` (else `threshold`) of the trials that evaluated it (skipped
+    ones do not count, unfinished ones count as failed); the pass@k statistics still count whole trials.
     """
-    results = [evaluation.case_result(trial=number) for number, evaluation in enumerate(evaluations, 1)]
     overall = combine(results, k=k, threshold=threshold)
-    checks = evaluations[0].outcomes if evaluations else ()
+    checks = next((e.outcomes for e in evaluations if e is not None), ())
     if overall.status is Status.SKIP or all(o.check.pass_threshold is None for o in checks):
         return overall
     short: list[str] = []
     for index, outcome in enumerate(checks):
-        counted = [
-            e.outcomes[index].status for e in evaluations if e.outcomes[index].status is not Status.SKIP
-        ]
+        statuses = [Status.FAIL if e is None else e.outcomes[index].status for e in evaluations]
+        counted = [status for status in statuses if status is not Status.SKIP]
         if not counted:
             continue
         needed = threshold if outcome.check.pass_threshold is None else outcome.check.pass_threshold

@@ -22,7 +22,8 @@ from typing import Any, cast
 import anyio
 
 from toolproof.check.expressions import Clock
-from toolproof.check.trials import combine
+from toolproof.check.scenario import Evaluation
+from toolproof.check.trials import combine_trials
 from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
@@ -95,18 +96,23 @@ async def run_agent_suite(
         if isinstance(item, Unplannable):
             return unplannable_result(item)
         if options.trials == 1:
-            return await run_trial(item, options, 1)
-        results: list[CaseResult | None] = [None] * options.trials
+            return (await run_trial(item, options, 1)).result
+        trials: list[Trial | None] = [None] * options.trials
 
-        async def one(trial: int) -> None:
+        async def one(number: int) -> None:
             async with trial_slots:
-                results[trial - 1] = await run_trial(item, options, trial)
+                trials[number - 1] = await run_trial(item, options, number)
 
         async with anyio.create_task_group() as group:
-            for trial in range(1, options.trials + 1):
-                group.start_soon(one, trial)
-        done = [result for result in results if result is not None]
-        return combine(done, k=options.k, threshold=options.pass_threshold)
+            for number in range(1, options.trials + 1):
+                group.start_soon(one, number)
+        done = [trial for trial in trials if trial is not None]
+        return combine_trials(
+            [trial.result for trial in done],
+            [trial.evaluation for trial in done],
+            k=options.k,
+            threshold=options.pass_threshold,
+        )
 
     def name_of(item: Plan | Unplannable | Broken) -> str:
         return item[0].case_name if isinstance(item, tuple) else item.case.name
@@ -118,7 +124,16 @@ async def run_agent_suite(
         reap_strays()
 
 
-async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
+@dataclass(frozen=True)
+class Trial:
+    """One trial's verdict, and the evaluation of its checks when the run went to its end (for per-check
+    pass thresholds over trials)."""
+
+    result: CaseResult
+    evaluation: Evaluation | None = None
+
+
+async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
     """One trial of one case, to a verdict."""
     case = plan.case
     started = time.perf_counter()
@@ -136,10 +151,10 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
         )
 
     if case.skip:
-        return verdict(Status.SKIP, reason="skip: true in the case")
+        return Trial(verdict(Status.SKIP, reason="skip: true in the case"))
     cassette = _cassette(case, options, trial)
     if isinstance(cassette, Failure):
-        return verdict(Status.ERROR, cassette)
+        return Trial(verdict(Status.ERROR, cassette))
     stderr: list[str] = []
     try:
         with anyio.fail_after(options.server.timeout_s):
@@ -152,26 +167,26 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> CaseResult:
             cassette.save()
     except TimeoutError:
         message = f"timed out after {options.server.timeout_s:g}s while the agent ran"
-        return verdict(
-            Status.FAIL, Failure(kind=FailureKind.TIMEOUT, message=message), stderr="".join(stderr)
-        )
+        failure = Failure(kind=FailureKind.TIMEOUT, message=message)
+        return Trial(verdict(Status.FAIL, failure, stderr="".join(stderr)))
     except RequestFailed as error:
-        return verdict(Status.FAIL, error.failure, stderr=error.stderr or "".join(stderr))
+        return Trial(verdict(Status.FAIL, error.failure, stderr=error.stderr or "".join(stderr)))
     except ToolNameClash as error:
-        return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=str(error)))
+        return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=str(error))))
     except CassetteError as error:
-        return verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}"))
+        return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
     result = _with_stop(evaluation.case_result(trial=trial), stop)
     failed = result.status in (Status.FAIL, Status.ERROR)
-    return result.model_copy(
+    timed = result.model_copy(
         update={
             "duration_s": time.perf_counter() - started,
             "stderr": "".join(stderr) if failed else "",
             "phases": {"agent": run.metadata.get("duration_ms", 0.0) / 1000},
         }
     )
+    return Trial(timed, evaluation if stop is None else None)
 
 
 async def _play(

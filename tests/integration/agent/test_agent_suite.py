@@ -65,12 +65,12 @@ class Collect:
         self.events.append(event)
 
 
-def case(tmp_path: Path, extra: str = "") -> AgentCase:
+def case(tmp_path: Path, extra: str = "", checks: str = "  - reply: {contains: milk}\n") -> AgentCase:
     path = tmp_path / "case.yaml"
     path.write_text(
         "name: shopping\nprompt: What do I need to buy?\n"
         f'servers: {{notes: {{command: python, args: ["{NOTES}"]}}}}\n'
-        "expect:\n  - reply: {contains: milk}\n" + extra
+        "expect:\n" + checks + extra
     )
     from toolproof.load.yaml_source import read_yaml
 
@@ -121,3 +121,18 @@ async def test_the_judge_sees_the_prompt_tool_outputs_and_catalog(tmp_path: Path
     assert context["tool_outputs"][0]["tool"] == "get_note"
     assert "Milk, eggs, coffee." in context["tool_outputs"][0]["output"]
     assert any(tool["name"] == "search_notes" for tool in context["tool_catalog"])
+
+
+@pytest.mark.parametrize(("share", "status"), [(0.5, Status.PASS), (0.75, Status.FAIL)])
+async def test_a_check_with_its_own_pass_threshold_is_judged_over_the_trials(
+    tmp_path: Path, share: float, status: Status
+) -> None:
+    checks = f"  - reply: {{contains: milk}}\n    pass_threshold: {share}\n  - called: {{tool: get_note}}\n"
+    the_case = case(tmp_path, checks=checks)
+    plan = Plan(the_case, SPEC, the_case.metadata["servers"])
+    (result,) = await run(plan, providers={SPEC: Flaky()}, trials=4)
+    assert result.trials is not None and result.trials.passed == 2  # whole trials: 2 of 4
+    assert result.status is status
+    if status is Status.FAIL:
+        assert result.failure is not None
+        assert result.failure.message == "response contains: milk: passed 2 of 4 trials (needed 75%)"

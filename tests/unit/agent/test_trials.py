@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from tests.unit.agent.builders import case, evaluate_case, run
 
-from toolproof.check.trials import combine, combine_evaluations, pass_at_k, pass_hat_k, trial_stats
+from toolproof.check.scenario import Evaluation
+from toolproof.check.trials import combine, combine_trials, pass_at_k, pass_hat_k, trial_stats
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import Precondition, TextCheck, ToolsCalled
 
@@ -95,6 +96,24 @@ def test_per_check_thresholds_judge_each_check_over_the_trials_it_ran_in() -> No
     strict_fails = [evaluate_case(agent_case, run("search", reply="no")), *evaluations[:3]]
     short = combine_evaluations(strict_fails, threshold=1.0).failure
     assert short is not None and "response contains: ok: passed 3 of 4 trials (needed 100%)" in short.message
+
+
+def combine_evaluations(evaluations: list[Evaluation], threshold: float = 1.0) -> CaseResult:
+    """The trials' verdict when each of them ran to its end."""
+    results = [evaluation.case_result(trial=number) for number, evaluation in enumerate(evaluations, 1)]
+    return combine_trials(results, evaluations, threshold=threshold)
+
+
+def test_a_trial_that_did_not_finish_fails_every_check() -> None:
+    agent_case = case(ToolsCalled(tools=("search",), pass_threshold=0.5))
+    finished = evaluate_case(agent_case, run("search"))
+    crashed = result(2, Status.FAIL, "the server went away")
+    half = combine_trials([finished.case_result(trial=1), crashed], [finished, None])
+    assert half.status is Status.PASS  # 1 of 2 trials is the 50% asked
+    third = result(3, Status.ERROR, "timed out")
+    short = combine_trials([finished.case_result(trial=1), crashed, third], [finished, None, None])
+    assert short.status is Status.FAIL and short.failure is not None
+    assert short.failure.message == "tools_called: search: passed 1 of 3 trials (needed 50%)"
 
 
 def test_without_per_check_thresholds_the_whole_trial_rule_stands() -> None:
