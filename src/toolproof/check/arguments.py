@@ -17,13 +17,13 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-import jsonschema
 import regex
 
 from toolproof.check.expressions import ExpressionError, Scope, evaluate, parse_temporal, text_of
 from toolproof.check.gofmt import go_v
 from toolproof.check.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
 from toolproof.check.re2_patterns import RE2PatternError, compile_re2
+from toolproof.check.schemas import schema_violation
 from toolproof.model.scenario import (
     AnyMatcher,
     CallCheck,
@@ -306,7 +306,7 @@ def _match_present(matcher: Matcher, actual: Any, scope: Scope) -> Miss | None:
     if isinstance(matcher, DateMatcher):
         return _date(matcher, actual, scope)
     if isinstance(matcher, SchemaMatcher):
-        problem = schema_problem(matcher.json_schema, actual)
+        problem = schema_violation(matcher.json_schema, actual)
         return (
             None
             if problem is None
@@ -366,27 +366,6 @@ def _one_of(matcher: OneOfMatcher, actual: Any, scope: Scope) -> Miss | None:
         return f"matches none of {len(misses)} variants ({reasons})"
 
     return Miss(why, [miss.expected for miss in misses])
-
-
-@lru_cache(maxsize=512)
-def _validator(schema_text: str) -> Any:
-    schema = json.loads(schema_text)
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    cls.check_schema(schema)
-    return cls(schema)
-
-
-def schema_problem(schema: Mapping[str, Any], value: Any) -> str | None:
-    """None when `value` is valid against `schema` (Draft 2020-12 unless `$schema` says otherwise), else the
-    first problem, located by its JSON path."""
-    try:
-        validator = _validator(json.dumps(schema, sort_keys=True, default=str))
-    except jsonschema.SchemaError as error:
-        return f"the schema itself is invalid: {error.message}"
-    worst = jsonschema.exceptions.best_match(validator.iter_errors(value))
-    if worst is None:
-        return None
-    return f"at {worst.json_path}: {worst.message}"
 
 
 def describe_matcher(matcher: Matcher, scope: Scope) -> Any:

@@ -11,9 +11,10 @@ from typing import Any
 
 import jsonpath_rfc9535
 
-from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search, schema_problem
+from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
 from toolproof.check.expressions import Scope, dot_path
 from toolproof.check.jsregex import strip_leading_flags
+from toolproof.check.schemas import schema_violation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import (
     FieldCheck,
@@ -267,7 +268,7 @@ def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
     except (NoDocument, LookupError) as error:
         where = f"{check.field}: " if check.field else ""
         return _fail(f"{where}{error.args[0]}", check.json_schema, None)
-    problem = schema_problem(check.json_schema, value)
+    problem = schema_violation(check.json_schema, value)
     if problem is None:
         return None
     where = f" {check.field}" if check.field else ""

@@ -1,7 +1,9 @@
-"""JSON Schema validation of values a server sent, with the violation located by its JSON path.
+"""JSON Schema validation of values a server or an agent sent, with the violation located by its JSON path.
 
 Schemas are compiled once and cached. `$ref`s resolve only inside the schema itself (and the bundled
-metaschemas): a schema a server declares never makes toolproof fetch anything.
+metaschemas): a schema a server declares never makes toolproof fetch anything. The regular expressions of
+`pattern`, `patternProperties` and `additionalProperties` run with a time bound (`REGEX_TIMEOUT_S` each), so
+a hostile schema cannot stall a run: a pattern that takes longer is a violation that says so.
 """
 
 from __future__ import annotations
@@ -12,12 +14,83 @@ from functools import lru_cache
 from typing import Any
 
 import jsonschema
+import regex
+from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import Unresolvable
+
+from toolproof.check.jsregex import REGEX_TIMEOUT_S
 
 
 class InvalidSchema(ValueError):
     """The schema is not a valid JSON Schema."""
+
+
+class _SlowPattern(Exception):
+    """A schema's pattern took longer than REGEX_TIMEOUT_S on one string."""
+
+
+def _search(pattern: str, text: str) -> bool:
+    """`re.search(pattern, text)` as jsonschema does it, within REGEX_TIMEOUT_S; raises _SlowPattern."""
+    try:
+        return regex.search(pattern, text, timeout=REGEX_TIMEOUT_S) is not None
+    except TimeoutError:
+        raise _SlowPattern(pattern) from None
+
+
+def _too_slow(pattern: str) -> ValidationError:
+    return ValidationError(f"the pattern {pattern!r} took more than {REGEX_TIMEOUT_S:g}s on this value")
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        if not _search(pattern, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    except _SlowPattern:
+        yield _too_slow(pattern)
+
+
+def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                matched = _search(pattern, key)
+            except _SlowPattern:
+                yield _too_slow(pattern)
+                return
+            if matched:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: Any) -> Any:
+    if not validator.is_type(instance, "object"):
+        return
+    declared, patterns = schema.get("properties", {}), list(schema.get("patternProperties", {}))
+    extras = []
+    for key in instance:
+        try:
+            if key not in declared and not any(_search(pattern, key) for pattern in patterns):
+                extras.append(key)
+        except _SlowPattern as slow:
+            yield _too_slow(str(slow))
+            return
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif allowed is False and extras:
+        names = ", ".join(repr(extra) for extra in sorted(extras, key=str))
+        yield ValidationError(f"Additional properties are not allowed ({names} unexpected)")
+
+
+_BOUNDED = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+}
 
 
 @lru_cache(maxsize=512)
@@ -28,7 +101,8 @@ def _validator(schema_text: str) -> Any:
         cls.check_schema(schema)
     except jsonschema.SchemaError as error:
         raise InvalidSchema(f"not a valid JSON Schema: {error.message} (at {error.json_path})") from None
-    return cls(schema, registry=Registry())
+    bounded = jsonschema.validators.extend(cls, _BOUNDED)
+    return bounded(schema, registry=Registry())
 
 
 def schema_error(schema: Mapping[str, Any]) -> str | None:
