@@ -1,9 +1,7 @@
 """`toolproof check`: judge recorded agent runs (traces) against agent cases, without running anything.
 
-Each case is checked against the runs recorded for it: runs that name its scenario (id or name); else runs
-whose first user message is the case's; else every run that names no scenario and matched no case by its
-message (Mibo's passive testing: active cases check every incoming trace). Expressions such as TODAY use the
-run's recorded start time unless --now is given.
+Which runs each case is checked against, and how, is `run.trace_suite`'s: this module reads the arguments,
+the traces and the cases, and reports.
 
 `--trace` takes every path up to the next option, so the cases stand before it (`check CASES --trace T1 T2`)
 or after `--` (`check --trace T1 T2 -- CASES`); when no case path stands elsewhere, the last path after
@@ -17,7 +15,6 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,9 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from toolproof.cli.options import add_output_options
 
 if TYPE_CHECKING:
-    from toolproof.load.errors import LoadError
     from toolproof.model.result import CaseResult
-    from toolproof.model.scenario import AgentCase
     from toolproof.model.transcript import Transcript
 
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
@@ -84,6 +79,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
     from toolproof.report.sinks import warn
+    from toolproof.run.trace_suite import check_runs, has_judge, pair
     from toolproof.sources.traces import TraceError, UnknownFormat
 
     try:
@@ -116,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         except TraceError as error:
             return _usage(f"{path}: {error}")
     cases, errors = load_agent_cases(case_files)
-    judged = [case.name for case in cases if _has_judge(case)]
+    judged = [case.name for case in cases if has_judge(case)]
     if judged and not args.skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
         return _usage(
@@ -129,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             "no recorded run matches any case (runs name scenarios "
             f"{sorted({r.scenario for r in runs if r.scenario}) or 'none'})"
         )
-    results = _results(cases, errors, pairs, zone, now, by_case=args.by_case)
+    results = check_runs(cases, errors, pairs, zone, now, by_case=args.by_case)
     return _report(results, args)
 
 
@@ -174,106 +170,6 @@ def _read(path: Path, args: argparse.Namespace) -> list[Transcript]:
     from toolproof.sources.traces import read_traces
 
     return read_traces(path, platform=args.platform, response_path=args.response_path)
-
-
-def pair(cases: Sequence[AgentCase], runs: Sequence[Transcript]) -> dict[int, list[Transcript]]:
-    """The runs each case (by index) is checked against; see the module docstring."""
-    found: dict[int, list[Transcript]] = {index: [] for index in range(len(cases))}
-    loose: list[Transcript] = []
-    for each in runs:
-        if each.scenario is not None:
-            for index, case in enumerate(cases):
-                if each.scenario in (case.id, case.name):
-                    found[index].append(each)
-            continue
-        by_input = [
-            index
-            for index, case in enumerate(cases)
-            if each.user_input and case.turns and case.turns[0].user.strip() == each.user_input.strip()
-        ]
-        for index in by_input:
-            found[index].append(each)
-        if not by_input:
-            loose.append(each)
-    for index in found:
-        if not found[index]:
-            found[index] = list(loose)
-    return found
-
-
-def _has_judge(case: AgentCase) -> bool:
-    return any(assertion.kind == "judge" for _, assertion in case.all_assertions())
-
-
-@dataclass
-class _Clocks:
-    zone: tzinfo
-    fixed: datetime | None
-    started: float = field(default_factory=time.time)
-
-    def for_run(self, each: Transcript) -> datetime:
-        if self.fixed is not None:
-            return self.fixed
-        if each.started_ms is not None:
-            try:
-                return datetime.fromtimestamp(each.started_ms / 1000, self.zone)
-            except (ValueError, OverflowError, OSError):
-                pass  # a start time no clock can show: use the time of the check
-        return datetime.fromtimestamp(self.started, self.zone)
-
-
-def _results(
-    cases: Sequence[AgentCase],
-    errors: Sequence[LoadError],
-    pairs: dict[int, list[Transcript]],
-    zone: tzinfo,
-    now: datetime | None,
-    *,
-    by_case: bool,
-) -> list[CaseResult]:
-    from toolproof.check.expressions import Clock
-    from toolproof.check.scenario import evaluate
-    from toolproof.model.result import CaseResult, Status
-    from toolproof.report.sinks import warn
-    from toolproof.run.load_errors import load_error_results
-
-    results = load_error_results(errors)
-    clocks = _Clocks(zone, now)
-    for index, case in enumerate(cases):
-        runs = pairs[index]
-        if case.skip or not runs:
-            reason = "skip: true in the case" if case.skip else "no recorded run for this case"
-            results.append(
-                CaseResult(
-                    name=case.name,
-                    file=case.source.file,
-                    line=case.source.line,
-                    status=Status.SKIP,
-                    reason=reason,
-                )
-            )
-            continue
-        for label, each in zip(_run_labels(runs), runs, strict=True):
-            named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
-            evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
-            for warning in evaluation.warnings:
-                warn(f"{case.source.file}: {case.name}: {warning}")
-            if by_case:
-                results.append(evaluation.case_result())
-            else:
-                results.extend(evaluation.assertion_results())
-    return results
-
-
-def _run_labels(runs: Sequence[Transcript]) -> list[str | None]:
-    """What tells a case's runs apart in its results' names: nothing for a single run; else each run's own
-    name or source (`run N` without either), numbered `#N` where those are not unique."""
-    if len(runs) == 1:
-        return [None]
-    labels = [each.run or each.source or f"run {number}" for number, each in enumerate(runs, start=1)]
-    if len(set(labels)) < len(labels):
-        labels = [f"{label} #{number}" for number, label in enumerate(labels, start=1)]
-    return [*labels]
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace) -> int:

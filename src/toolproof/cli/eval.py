@@ -129,6 +129,7 @@ def _run(args: argparse.Namespace) -> int:
     from toolproof.providers.registry import ProviderPool
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
+    from toolproof.run.trace_suite import has_judge
     from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
 
@@ -173,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
     environ = dict(os.environ)
     pool = ProviderPool(environ)
     providers, planned = ({}, plans) if replayed else _providers(plans, pool)
-    judged = [plan for plan in planned if isinstance(plan, Plan) and _has_judge(plan)]
+    judged = [plan for plan in planned if isinstance(plan, Plan) and has_judge(plan.case)]
     judge = None if args.skip_judge else _judge(args, project, pool, replayed, judged)
     if judged and judge is None and not args.skip_judge:
         names = [plan.case.name for plan in judged]
@@ -365,10 +366,6 @@ def _judge(
     except (ValueError, ProviderError, ScriptError) as error:
         raise _Usage(f"judge: {error}") from None
     return JudgeModel(provider, settings.model or "scripted")
-
-
-def _has_judge(plan: Plan) -> bool:
-    return any(check.kind == "judge" for _, check in plan.case.all_assertions())
 
 
 def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str], judge_key_env: str | None) -> set[str]:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from toolproof.cli import check
+from toolproof.run import trace_suite
 
 ROOT = Path(__file__).parents[3]
 EXAMPLES = ROOT / "examples" / "agent"
@@ -226,8 +227,8 @@ def test_trace_takes_several_paths(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_runs_of_one_case_are_told_apart_by_their_names() -> None:
     from toolproof.model.transcript import Transcript
 
-    assert check._run_labels([Transcript(run="a")]) == [None]
-    assert check._run_labels([Transcript(run="a"), Transcript(source="t.json")]) == ["a", "t.json"]
-    assert check._run_labels([Transcript(), Transcript()]) == ["run 1", "run 2"]
+    assert trace_suite.run_labels([Transcript(run="a")]) == [None]
+    assert trace_suite.run_labels([Transcript(run="a"), Transcript(source="t.json")]) == ["a", "t.json"]
+    assert trace_suite.run_labels([Transcript(), Transcript()]) == ["run 1", "run 2"]
     same = [Transcript(source="t.json"), Transcript(source="t.json")]
-    assert check._run_labels(same) == ["t.json #1", "t.json #2"]
+    assert trace_suite.run_labels(same) == ["t.json #1", "t.json #2"]

@@ -1,0 +1,123 @@
+"""Recorded agent runs checked against agent cases, without running anything (`toolproof check`).
+
+Each case is checked against the runs recorded for it: runs that name its scenario (id or name); else runs
+whose first user message is the case's; else every run that names no scenario and matched no case by its
+message (Mibo's passive testing: active cases check every incoming trace). Expressions such as TODAY use the
+run's recorded start time unless a fixed moment is given. Imports nothing of the MCP SDK.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+from toolproof.check.expressions import Clock
+from toolproof.check.scenario import evaluate
+from toolproof.load.errors import LoadError
+from toolproof.model.result import CaseResult, Status
+from toolproof.model.scenario import AgentCase
+from toolproof.model.transcript import Transcript
+from toolproof.report.sinks import warn
+from toolproof.run.load_errors import load_error_results
+
+
+def pair(cases: Sequence[AgentCase], runs: Sequence[Transcript]) -> dict[int, list[Transcript]]:
+    """The runs each case (by index) is checked against; see the module docstring."""
+    found: dict[int, list[Transcript]] = {index: [] for index in range(len(cases))}
+    loose: list[Transcript] = []
+    for each in runs:
+        if each.scenario is not None:
+            for index, case in enumerate(cases):
+                if each.scenario in (case.id, case.name):
+                    found[index].append(each)
+            continue
+        by_input = [
+            index
+            for index, case in enumerate(cases)
+            if each.user_input and case.turns and case.turns[0].user.strip() == each.user_input.strip()
+        ]
+        for index in by_input:
+            found[index].append(each)
+        if not by_input:
+            loose.append(each)
+    for index in found:
+        if not found[index]:
+            found[index] = list(loose)
+    return found
+
+
+def has_judge(case: AgentCase) -> bool:
+    """Whether the case has a check only a judge model can decide."""
+    return any(assertion.kind == "judge" for _, assertion in case.all_assertions())
+
+
+@dataclass
+class _Clocks:
+    """The moment expressions such as TODAY see for each run: `fixed` (--now), else the run's recorded
+    start, else the time of the check."""
+
+    zone: tzinfo
+    fixed: datetime | None
+    started: float = field(default_factory=time.time)
+
+    def for_run(self, each: Transcript) -> datetime:
+        if self.fixed is not None:
+            return self.fixed
+        if each.started_ms is not None:
+            try:
+                return datetime.fromtimestamp(each.started_ms / 1000, self.zone)
+            except (ValueError, OverflowError, OSError):
+                pass  # a start time no clock can show: use the time of the check
+        return datetime.fromtimestamp(self.started, self.zone)
+
+
+def check_runs(
+    cases: Sequence[AgentCase],
+    errors: Sequence[LoadError],
+    pairs: dict[int, list[Transcript]],
+    zone: tzinfo,
+    now: datetime | None,
+    *,
+    by_case: bool,
+) -> list[CaseResult]:
+    """Every case's results against its runs (`pairs`), after one result per document that did not load: one
+    result per check (`by_case`: per case and run), a skip for a case with no run."""
+    results = load_error_results(errors)
+    clocks = _Clocks(zone, now)
+    for index, case in enumerate(cases):
+        runs = pairs[index]
+        if case.skip or not runs:
+            reason = "skip: true in the case" if case.skip else "no recorded run for this case"
+            results.append(
+                CaseResult(
+                    name=case.name,
+                    file=case.source.file,
+                    line=case.source.line,
+                    status=Status.SKIP,
+                    reason=reason,
+                )
+            )
+            continue
+        for label, each in zip(run_labels(runs), runs, strict=True):
+            named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
+            evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
+            for warning in evaluation.warnings:
+                warn(f"{case.source.file}: {case.name}: {warning}")
+            if by_case:
+                results.append(evaluation.case_result())
+            else:
+                results.extend(evaluation.assertion_results())
+    return results
+
+
+def run_labels(runs: Sequence[Transcript]) -> list[str | None]:
+    """What tells a case's runs apart in its results' names: nothing for a single run; else each run's own
+    name or source (`run N` without either), numbered `#N` where those are not unique."""
+    if len(runs) == 1:
+        return [None]
+    labels = [each.run or each.source or f"run {number}" for number, each in enumerate(runs, start=1)]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} #{number}" for number, label in enumerate(labels, start=1)]
+    return [*labels]
