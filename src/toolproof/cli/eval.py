@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
     from toolproof.model.suite import ServerConfig
     from toolproof.model.target import HttpTarget
-    from toolproof.providers.base import Provider
-    from toolproof.providers.registry import ProviderConfig, ProviderPool
-    from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
-    from toolproof.sources.agent.judging import JudgeModel
-    from toolproof.sources.agent.recorded_settings import RecordedSettings
 
 DEFAULT_TIMEOUT_S = 300.0
 PROVIDERS = ("openai", "anthropic", "scripted")
@@ -129,6 +124,7 @@ def _run(args: argparse.Namespace) -> int:
     from toolproof.providers.registry import ProviderPool
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
+    from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
     from toolproof.run.trace_suite import has_judge
     from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
@@ -173,9 +169,15 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage(f"--k {k} is more than the {trials} trial(s) run")
     environ = dict(os.environ)
     pool = ProviderPool(environ)
-    providers, planned = ({}, plans) if replayed else _providers(plans, pool)
+    providers, planned = ({}, plans) if replayed else make_providers(plans, pool)
     judged = [plan for plan in planned if isinstance(plan, Plan) and has_judge(plan.case)]
-    judge = None if args.skip_judge else _judge(args, project, pool, replayed, judged)
+    judge_settings = _judge_settings(args, project)
+    judge = None
+    if not args.skip_judge:
+        try:
+            judge = make_judge(judge_settings, args.provider or project.provider, pool, replayed, judged)
+        except SetupError as error:
+            raise _Usage(str(error)) from None
     if judged and judge is None and not args.skip_judge:
         names = [plan.case.name for plan in judged]
         raise _Usage(
@@ -194,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
         record=args.record.resolve() if args.record else None,
         replay=args.replay.resolve() if args.replay else None,
         save_traces=args.save_traces.resolve() if args.save_traces else None,
-        secrets=frozenset(_secrets(planned, environ, project.judge.api_key_env if project.judge else None)),
+        secrets=frozenset(run_secrets(planned, environ, judge_settings.api_key_env)),
     )
     jobs = args.jobs or project.jobs or os.cpu_count() or 2
     sink = build_sinks(args, options.secrets)
@@ -279,111 +281,15 @@ def _servers(given: list[str]) -> dict[str, ServerConfig]:
     return found
 
 
-def _provider_config(settings: ProviderSettings | AgentSpec, kind: str | None = None) -> ProviderConfig:
-    """The provider configuration of agent or judge settings; the provider's own defaults for unset limits."""
-    from pydantic import ValidationError
-
-    from toolproof.providers.registry import ProviderConfig
-
-    limits = {
-        "max_concurrency": settings.max_concurrency,
-        "max_retries": settings.max_retries,
-        "timeout": settings.request_timeout,
-    }
-    try:
-        return ProviderConfig(
-            kind=kind or settings.provider,
-            model=settings.model or "",
-            base_url=settings.base_url,
-            api_key_env=settings.api_key_env,
-            script=settings.script,
-            **{name: value for name, value in limits.items() if value is not None},
-        )
-    except ValidationError as error:
-        problem = error.errors()[0]
-        raise ValueError(f"provider {kind or settings.provider!r}: {problem['msg']}") from None
-
-
-def _providers(
-    plans: list[Plan | Unplannable], pool: ProviderPool
-) -> tuple[dict[AgentSpec, Provider], list[Plan | Unplannable]]:
-    """Each distinct agent's provider, from the pool (agents with the same provider configuration share one,
-    and its concurrency limit); a plan whose provider cannot be made becomes unplannable."""
-    from toolproof.providers.base import ProviderError
-    from toolproof.providers.scripted import ScriptError
-    from toolproof.run.agent_plan import HTTP_AGENT, Plan, Unplannable
-
-    providers: dict[AgentSpec, Provider] = {}
-    problems: dict[AgentSpec, str] = {}
-    kept: list[Plan | Unplannable] = []
-    for plan in plans:
-        if not isinstance(plan, Plan) or plan.agent == HTTP_AGENT:
-            kept.append(plan)
-            continue
-        if plan.agent not in providers and plan.agent not in problems:
-            try:
-                providers[plan.agent] = pool.get(_provider_config(plan.agent))
-            except (ValueError, ProviderError, ScriptError) as error:
-                problems[plan.agent] = str(error)
-        kept.append(Unplannable(plan.case, problems[plan.agent]) if plan.agent in problems else plan)
-    return providers, kept
-
-
-def _judge(
-    args: argparse.Namespace,
-    project: ProjectConfig,
-    pool: ProviderPool,
-    replayed: RecordedSettings | None,
-    judged: list[Plan],
-) -> JudgeModel | None:
-    """The judge of the judged plans: configured (flags over the project file's `judge:`), or under
-    `--replay` answered from the cassettes, where only its model needs to be known (as recorded, unless
-    configured)."""
+def _judge_settings(args: argparse.Namespace, project: ProjectConfig) -> ProviderSettings:
+    """The judge's settings: the project file's `judge:` with the judge flags over it."""
     from toolproof.load.project_file import ProviderSettings
-    from toolproof.providers.base import ProviderError
-    from toolproof.providers.scripted import ScriptError
-    from toolproof.sources.agent.judging import JudgeModel
-    from toolproof.sources.agent.recorded_settings import OfflineProvider
 
-    given = project.judge or ProviderSettings()
     flags = {
         "provider": args.judge_provider,
         "model": args.judge_model,
         "base_url": args.judge_base_url,
         "script": args.judge_script.resolve() if args.judge_script else None,
     }
-    settings = given.model_copy(update={key: value for key, value in flags.items() if value is not None})
-    if replayed is not None:
-        model = settings.model or replayed.judge_model([plan.case for plan in judged])
-        return JudgeModel(OfflineProvider(), model) if judged else None
-    if settings.provider is None and settings.model is None:
-        return None
-    kind = settings.provider or args.provider or project.provider
-    if kind is None:
-        raise _Usage("--judge-model needs a judge provider: give --judge-provider")
-    try:
-        provider = pool.get(_provider_config(settings, kind))
-    except (ValueError, ProviderError, ScriptError) as error:
-        raise _Usage(f"judge: {error}") from None
-    return JudgeModel(provider, settings.model or "scripted")
-
-
-def _secrets(plans: list[Plan | Unplannable], environ: dict[str, str], judge_key_env: str | None) -> set[str]:
-    """What every report and cassette masks: secret-looking variables and server settings, the agents' and
-    the judge's API keys (whatever their variables are called), target credentials."""
-    from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
-    from toolproof.run.agent_plan import Plan
-    from toolproof.run.agent_suite import case_target
-    from toolproof.sources.http_target import target_secrets
-
-    found = secret_values(environ, {})
-    for plan in plans:
-        if not isinstance(plan, Plan):
-            continue
-        for server in plan.servers.values():
-            found |= secret_values(server.env, server.headers)
-        if target := case_target(plan.case):
-            found |= target_secrets(target, environ)
-    key_envs = {judge_key_env, *(plan.agent.api_key_env for plan in plans if isinstance(plan, Plan))}
-    keys = {environ.get(name, "") for name in key_envs if name}
-    return found | {key for key in keys if len(key) >= MIN_SECRET_LENGTH}
+    given = project.judge or ProviderSettings()
+    return given.model_copy(update={key: value for key, value in flags.items() if value is not None})
