@@ -23,6 +23,7 @@ import anyio
 
 from toolproof.check.expressions import Clock
 from toolproof.check.scenario import Evaluation
+from toolproof.check.stop import recorded_stop, with_recorded_stop, with_stop
 from toolproof.check.trials import combine_trials
 from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
@@ -50,7 +51,7 @@ from toolproof.sources.agent.cassette import (
 )
 from toolproof.sources.agent.host import ToolHost
 from toolproof.sources.agent.judging import JudgeModel, evaluate_judged
-from toolproof.sources.agent.loop import STOP_MAX_STEPS, AgentSettings, run_conversation
+from toolproof.sources.agent.loop import AgentSettings, run_conversation
 from toolproof.sources.agent.mcp_tools import ToolNameClash, open_tool_host
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.http_target import Send, run_http_target
@@ -177,7 +178,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
         return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
-    result = _with_stop(evaluation.case_result(trial=trial), stop)
+    result = with_stop(evaluation.case_result(trial=trial), stop)
     failed = result.status in (Status.FAIL, Status.ERROR)
     timed = result.model_copy(
         update={
@@ -199,11 +200,11 @@ async def _play(
     if target is not None:
         through = _http_sender(options, cassette)
         sent = await run_http_target(case, target, environ=options.server.environ, through=through)
-        return sent.transcript, sent.failure
+        return with_recorded_stop(sent.transcript, sent.failure), sent.failure
     provider = _provider(plan, options, cassette)
     async with _tool_host(plan, options, cassette, stderr) as host:
         run = await run_conversation(case.id or case.name, _users(case), provider, host, _settings(plan))
-    return run, _stop_failure(run)
+    return run, recorded_stop(run)
 
 
 def _provider(plan: Plan, options: EvalOptions, cassette: Cassette | None) -> Provider:
@@ -304,28 +305,3 @@ def case_target(case: AgentCase) -> HttpTarget | None:
     return target if isinstance(target, HttpTarget) else None
 
 
-def _stop_failure(run: Transcript) -> Failure | None:
-    """Why the agent loop stopped early (max steps: an expectation that did not hold; a failed model call:
-    a transport failure), or None."""
-    stop = run.metadata.get("stop")
-    if not isinstance(stop, dict):
-        return None
-    kind = FailureKind.EXPECTATION if stop.get("reason") == STOP_MAX_STEPS else FailureKind.TRANSPORT
-    return Failure(
-        kind=kind, message=str(stop.get("message")), check=str(stop.get("reason")), details={"stop": stop}
-    )
-
-
-def _with_stop(result: CaseResult, stop: Failure | None) -> CaseResult:
-    """The result of a run that stopped early: its failure says why first, then what the checks found."""
-    if stop is None:
-        return result
-    previous = result.failure
-    failure = stop.model_copy(
-        update={
-            "message": f"{stop.message}\n{previous.message}" if previous else stop.message,
-            "details": {**(previous.details if previous else {}), **stop.details},
-        }
-    )
-    status = Status.ERROR if result.status is Status.ERROR else Status.FAIL
-    return result.model_copy(update={"status": status, "failure": failure})

@@ -15,8 +15,9 @@ from datetime import datetime, tzinfo
 
 from toolproof.check.expressions import Clock
 from toolproof.check.scenario import evaluate
+from toolproof.check.stop import recorded_stop, with_stop
 from toolproof.load.errors import LoadError
-from toolproof.model.result import CaseResult, Status
+from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
 from toolproof.report.sinks import warn
@@ -83,7 +84,8 @@ def check_runs(
     by_case: bool,
 ) -> list[CaseResult]:
     """Every case's results against its runs (`pairs`), after one result per document that did not load: one
-    result per check (`by_case`: per case and run), a skip for a case with no run."""
+    result per check (`by_case`: per case and run), a skip for a case with no run. A run that recorded an
+    early stop fails however its checks went, as it did when it was observed."""
     results = load_error_results(errors)
     clocks = _Clocks(zone, now)
     for index, case in enumerate(cases):
@@ -105,11 +107,21 @@ def check_runs(
             evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
+            stop = recorded_stop(each)
             if by_case:
-                results.append(evaluation.case_result())
+                results.append(with_stop(evaluation.case_result(), stop))
             else:
                 results.extend(evaluation.assertion_results())
+                if stop is not None:
+                    results.append(_stopped(named, stop))
     return results
+
+
+def _stopped(case: AgentCase, stop: Failure) -> CaseResult:
+    """The result that says a run stopped before its end (beside its checks' own results)."""
+    name = f"{case.name} › run stopped early ({stop.check or stop.kind.value})"
+    where = {"file": case.source.file, "line": case.source.line}
+    return CaseResult(name=name, status=Status.FAIL, failure=stop, **where)
 
 
 def run_labels(runs: Sequence[Transcript]) -> list[str | None]:

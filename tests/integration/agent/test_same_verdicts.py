@@ -139,3 +139,36 @@ def test_a_trace_that_cannot_be_written_warns_and_the_verdict_stands(
     assert toolproof(*argv, "--save-traces", taken) == 1
     assert "toolproof: could not write" in capsys.readouterr().err
     assert verdicts(report)[0][1:3] == ("FAIL", "3 of 7")
+
+
+LOOPING_SCRIPT = """\
+scenarios:
+  looping:
+    - steps:
+        - tools: [{name: list_notes, arguments: {}}]
+        - tools: [{name: list_notes, arguments: {}}]
+        - tools: [{name: list_notes, arguments: {}}]
+"""
+
+
+@pytest.mark.parametrize("by_case", [True, False])
+def test_a_run_that_stopped_early_fails_again_from_its_saved_trace(tmp_path: Path, by_case: bool) -> None:
+    script = tmp_path / "looping.yaml"
+    script.write_text(LOOPING_SCRIPT)
+    looping = {"name": "loops", "id": "looping", "prompt": "List my notes", "agent": {"max_steps": 2}}
+    expect = [{"called": "list_notes"}]  # it holds: only the stop fails the run
+    case = write_case(tmp_path / "case", {**looping, "servers": NOTES_SERVER, "expect": expect})
+    traces, live_report, checked_report = tmp_path / "traces", tmp_path / "live.json", tmp_path / "check.json"
+    argv = ["eval", case, "--provider", "scripted", "--script", script, "--save-traces", traces]
+    assert toolproof(*argv, "--json", live_report) == 1
+    ((_, status, failing, message, _),) = verdicts(live_report)
+    assert (status, failing) == ("FAIL", "max_steps")
+    assert "max_steps reached" in message
+    shape = ["--by-case"] if by_case else []
+    assert toolproof("check", case, "--trace", traces, *shape, "--json", checked_report) == 1
+    if by_case:
+        assert verdicts(checked_report) == verdicts(live_report)
+    else:
+        found = [(name, state) for name, state, *_ in verdicts(checked_report)]
+        stopped = ("loops › run stopped early (max_steps)", "FAIL")
+        assert found == [("loops › list_notes called", "PASS"), stopped]

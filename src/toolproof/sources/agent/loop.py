@@ -70,6 +70,7 @@ class _Conversation:
             except ProviderError as error:
                 stop = {
                     "reason": STOP_PROVIDER,
+                    "kind": "transport",
                     "turn": index + 1,
                     "step": step + 1,
                     "message": f"the model call failed in turn {index + 1}, step {step + 1}: {error}",
@@ -101,6 +102,7 @@ class _Conversation:
         else:
             stop = {
                 "reason": STOP_MAX_STEPS,
+                "kind": "expectation",
                 "turn": index + 1,
                 "step": self.settings.max_steps,
                 "message": f"no final answer in turn {index + 1} after {self.settings.max_steps} model steps "
