@@ -149,15 +149,12 @@ def run_items(items: list[Case | LoadError], options: ServerOptions, args: argpa
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, exit_status
     from toolproof.model.suite import Case
-    from toolproof.report.sanitize import secret_values
+    from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 
     cases = [item for item in items if isinstance(item, Case)]
     warn_unused_overrides(cases, options)
-    secrets: set[str] = set()
-    for case in cases:
-        secrets |= secret_values(case.server.env, case.server.headers)
-    sink = build_sinks(args, secrets)
+    sink = build_sinks(args, run_secrets([case.server for case in cases], options.environ))
     outcome = run_until_signal(lambda: run_server_suite(items, options, jobs=args.jobs, sink=sink))
     if isinstance(outcome, Interrupted):
         return outcome.report("toolproof run")

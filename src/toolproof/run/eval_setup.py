@@ -14,6 +14,7 @@ from toolproof.providers.scripted import ScriptError
 from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
 from toolproof.run.agent_plan import HTTP_AGENT, AgentSpec, Plan, Unplannable
 from toolproof.run.agent_suite import case_target
+from toolproof.run.secrets import server_secrets
 from toolproof.sources.agent.judging import JudgeModel
 from toolproof.sources.agent.recorded_settings import OfflineProvider, RecordedSettings
 from toolproof.sources.http_target import target_secrets
@@ -101,7 +102,7 @@ def run_secrets(
         if not isinstance(plan, Plan):
             continue
         for server in plan.servers.values():
-            found |= secret_values(server.env, server.headers)
+            found |= server_secrets(server, environ)
         if target := case_target(plan.case):
             found |= target_secrets(target, environ)
     key_envs = {judge_key_env, *(plan.agent.api_key_env for plan in plans if isinstance(plan, Plan))}

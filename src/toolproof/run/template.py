@@ -36,6 +36,11 @@ def unknown_placeholders(value: Any, variables: Mapping[str, str]) -> set[str]:
     return set()
 
 
+def env_references(text: str) -> set[str]:
+    """The names of the variables `$VAR`, `${VAR}` and `${VAR:-default}` in `text` refer to."""
+    return {match.group(1) or match.group(3) for match in _ENV_REF.finditer(text)}
+
+
 def expand_env(text: str, environ: Mapping[str, str]) -> str:
     """Expand `$VAR`, `${VAR}` and `${VAR:-default}` from `environ`; an unset variable becomes ""."""
 

@@ -1,0 +1,31 @@
+"""The secrets of a run: what every report, cassette and saved trace masks, as the values that are really
+sent, after `${VAR}` expansion.
+
+They are the values of this process's variables named like secrets; a server's env values named like
+secrets and its secret-looking header values (with the credentials after a scheme such as `Bearer`), both as
+expanded; and the values of the variables its `url` refers to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from toolproof.model.suite import ServerConfig
+from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.run.template import env_references, expand_env
+
+
+def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]:
+    """The secrets `server`'s settings hold once expanded from `environ`."""
+    env = {name: expand_env(value, environ) for name, value in server.env.items()}
+    headers = {name: expand_env(value, environ) for name, value in server.headers.items()}
+    in_url = {environ.get(name, "") for name in env_references(server.url)}
+    return secret_values(env, headers) | {value for value in in_url if len(value) >= MIN_SECRET_LENGTH}
+
+
+def run_secrets(servers: Iterable[ServerConfig], environ: Mapping[str, str]) -> set[str]:
+    """The secrets of a run over `servers`: the environment's own, and every server's."""
+    found = secret_values(environ, {})
+    for server in servers:
+        found |= server_secrets(server, environ)
+    return found
