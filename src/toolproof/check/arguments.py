@@ -46,10 +46,18 @@ ANY_ARGUMENT = "*"  # a `forbidden_values` key that applies to every top-level a
 class PatternError(ValueError):
     """A regular expression its flavor rejects, or one that ran out of time."""
 
+    headline = "Invalid regex"
+
     def __init__(self, pattern: str, reason: str) -> None:
-        super().__init__(f"Invalid regex: {pattern} ({reason})")
+        super().__init__(f"{self.headline}: {pattern} ({reason})")
         self.pattern = pattern
         self.reason = reason
+
+
+class PatternTimeout(PatternError):
+    """A regular expression that took longer than REGEX_TIMEOUT_S on one text."""
+
+    headline = "Regex timed out"
 
 
 def regex_search(pattern: str, text: str, flavor: RegexFlavor, ignore_case: bool = False) -> bool:
@@ -68,7 +76,7 @@ def regex_search(pattern: str, text: str, flavor: RegexFlavor, ignore_case: bool
     except regex.error as error:
         raise PatternError(pattern, str(error)) from None
     except TimeoutError:
-        raise PatternError(pattern, f"matching took longer than {REGEX_TIMEOUT_S:g}s") from None
+        raise PatternTimeout(pattern, f"matching took longer than {REGEX_TIMEOUT_S:g}s") from None
 
 
 @lru_cache(maxsize=1024)
@@ -343,7 +351,7 @@ def _date(matcher: DateMatcher, actual: Any, scope: Scope) -> Miss | None:
     moment = parse_temporal(actual, scope.clock.zone)
     shown = text_of(wanted)
     if moment is None:
-        return Miss(lambda: f"{as_text(actual)!r} is not a date or date-time", shown)
+        return Miss("is not a date or date-time", shown)
     gap = _gap(_interval(moment, scope), _interval(wanted, scope))
     tolerance = timedelta(minutes=matcher.tolerance_minutes)
     if gap <= tolerance:

@@ -35,6 +35,7 @@ from toolproof.model.scenario import (
 from toolproof.model.transcript import Node, ToolCall
 
 MAX_SHOWN = 30
+SKIPPED = "skipped"  # the status of a workflow node that did not run (n8n)
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,12 @@ class Step:
 @dataclass
 class Steps:
     """The steps of one level and scope, in order, indexed by name; `nodes` says they are workflow nodes
-    (which run), not tool calls (which are called)."""
+    (which run), not tool calls (which are called); `skipped` names the nodes the workflow skipped (which did
+    not run, so are no steps)."""
 
     steps: Sequence[Step]
     nodes: bool = False
+    skipped: tuple[str, ...] = ()
     names: tuple[str, ...] = field(init=False)
     where: dict[str, list[int]] = field(init=False)
 
@@ -72,12 +75,16 @@ class Steps:
 
     @classmethod
     def of_nodes(cls, nodes: Iterable[Node]) -> Steps:
+        """The nodes that ran (a node with status `skipped`, as n8n reports one, did not)."""
+        listed = list(nodes)
+        ran = [node for node in listed if node.status != SKIPPED]
         return cls(
             [
                 Step(node.name, node.arguments, node.status == "error" or node.error is not None, index, node)
-                for index, node in enumerate(nodes)
+                for index, node in enumerate(ran)
             ],
             nodes=True,
+            skipped=tuple(node.name for node in listed if node.status == SKIPPED),
         )
 
     @cached_property
@@ -90,10 +97,9 @@ class Steps:
 
     def seen(self, names: Sequence[str] | None = None) -> str:
         """What ran (`names`, else the distinct names), for messages: `called: a, b`, or for nodes
-        `nodes run: a, b`."""
-        return (
-            f"{'nodes run' if self.nodes else 'called'}: {shown(self.called() if names is None else names)}"
-        )
+        `nodes run: a, b` and `skipped: c` when some were skipped."""
+        ran = f"{'nodes run' if self.nodes else 'called'}: {shown(self.called() if names is None else names)}"
+        return f"{ran}; skipped: {shown(self.skipped)}" if self.skipped else ran
 
     def ran(self, count: int) -> str:
         """`was called 3 times`, or for nodes `ran 3 times`."""
@@ -408,17 +414,26 @@ def call_check(check: CallCheck, scope: CallScope, expressions: Scope) -> Failur
 
 
 def _nested_without_parent(check: CallCheck, failure: Failure | None, level: Steps) -> Failure:
-    lines = [f"{child.label or child.name}: parent node not executed" for child in check.calls]
+    """The failure of a node check whose node did not match, so the checks on its calls were not made."""
+    reason = _unmatched_parent(check, level)
     head = failure.message if failure else f"{check.name} did not run"
     return _fail(
-        f"{head}; " + "; ".join(lines),
+        f"{head}; " + "; ".join(f"{child.label or child.name}: {reason}" for child in check.calls),
         check.name,
         level.called(),
-        nested=[
-            {"check": child.label or child.name, "message": "parent node not executed"}
-            for child in check.calls
-        ],
+        nested=[{"check": child.label or child.name, "message": reason} for child in check.calls],
     )
+
+
+def _unmatched_parent(check: CallCheck, level: Steps) -> str:
+    """Why the calls inside a node check's node were not checked: it did not run, ran elsewhere than at its
+    expected index, or ran without matching the check."""
+    where = level.where.get(check.name)
+    if not where:
+        return "parent node not executed"
+    if check.index is not None and check.index not in where:
+        return f"parent node ran at index {_indexes(where)}, not at index {check.index}"
+    return "parent node ran, but did not match"
 
 
 def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Step]]:
@@ -447,12 +462,12 @@ def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, 
     if check.condition == "not_called":
         if not matched:
             return None, []
-        what = " with matching arguments" if _has_argument_rules(check) else ""
+        what = " with matching arguments" if rules else ""
         verb = "run" if level.nodes else "be called"
         return _fail(
             f"{check.name} must not {verb}{what}, but {level.ran(len(matched))} (at index "
             f"{_indexes([step.index for step in matched])})",
-            f"no {level.unit} of {check.name}",
+            {"not": _expected_call(check, scope)} if rules else f"no {level.unit} of {check.name}",
             [_step_detail(step) for step in matched[:MAX_SHOWN]],
             called_tools=level.called(),
         ), matched

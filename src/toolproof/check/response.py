@@ -115,7 +115,7 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
         found = regex_search(pattern, reply, check.flavor, check.ignore_case)
     except PatternError as error:
         return _fail(
-            f"Invalid regex: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
+            f"{error.headline}: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
         )
     if found == check.should_match:
         return None
@@ -278,9 +278,9 @@ def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
 # --- status and latency ---------------------------------------------------------------------------------
 
 
-def status_check(check: StatusCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
-    """Every turn that recorded an HTTP status had the expected one."""
-    seen = [(index, turn.http_status) for index, turn in enumerate(turns) if turn.http_status is not None]
+def status_check(check: StatusCheck, turns: Sequence[tuple[int, Turn]]) -> Failure | NotEvaluated | None:
+    """Every turn that recorded an HTTP status had the expected one (`turns`: numbered from 0 in the run)."""
+    seen = [(index, turn.http_status) for index, turn in turns if turn.http_status is not None]
     if not seen:
         return NotEvaluated("the run recorded no HTTP status")
     wrong = [(index, status) for index, status in seen if status != check.expected]
@@ -292,9 +292,9 @@ def status_check(check: StatusCheck, turns: Sequence[Turn]) -> Failure | NotEval
     )
 
 
-def latency_check(check: LatencyCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
-    """Every turn that recorded a duration took at most `max_ms`."""
-    seen = [(index, turn.duration_ms) for index, turn in enumerate(turns) if turn.duration_ms is not None]
+def latency_check(check: LatencyCheck, turns: Sequence[tuple[int, Turn]]) -> Failure | NotEvaluated | None:
+    """Every turn that recorded a duration took at most `max_ms` (`turns`: numbered from 0 in the run)."""
+    seen = [(index, turn.duration_ms) for index, turn in turns if turn.duration_ms is not None]
     if not seen:
         return NotEvaluated("the run recorded no response time")
     slow = [(index, ms) for index, ms in seen if ms > check.max_ms]

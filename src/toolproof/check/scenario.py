@@ -4,7 +4,8 @@ Scopes: a conversation-level check reads the whole run (tool checks: every call 
 checks: the final reply; status, latency and tokens: every turn); a turn-level check reads its turn only.
 A check whose dependency did not pass, or whose precondition (`when`) does not hold over the tool calls of its
 scope, is skipped; a check with no data to judge is not evaluated; both are reported and counted apart from
-passes and failures.
+passes and failures. A run whose metadata says `no_reply` (an mcp-assert audit log, which records tool calls
+only) has no reply to judge: its text, JSON and judge checks on the reply are not evaluated.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ from toolproof.model.scenario import (
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 
 Verdict = Failure | NotEvaluated | None
+REPLY_CHECKS = (TextCheck, RegexCheck, JsonPathCheck, FieldCheck, SchemaCheck)
+NO_REPLY = NotEvaluated("the run recorded no reply, only tool calls")
 
 
 @dataclass(frozen=True)
@@ -229,12 +232,21 @@ class _View:
     def turns(self, turn: int | None) -> tuple[Turn, ...]:
         return self.run.turns if turn is None else (self.run.turns[turn],)
 
+    def numbered(self, turn: int | None) -> list[tuple[int, Turn]]:
+        """The turns of the scope with their 0-based numbers in the run."""
+        return list(enumerate(self.run.turns)) if turn is None else [(turn, self.run.turns[turn])]
+
     def reply_turn(self, turn: int | None) -> Turn:
         return self.run.final if turn is None else self.run.turns[turn]
 
     @cached_property
     def has_nodes(self) -> bool:
         return any(turn.nodes for turn in self.run.turns)
+
+    @property
+    def no_reply(self) -> bool:
+        """The run recorded no reply at all (not an empty one)."""
+        return self.run.metadata.get("no_reply") is True
 
     def steps(self, turn: int | None) -> tuple[Steps, Steps, list[ToolCall]]:
         """(tool calls, nodes, the calls themselves) of the scope."""
@@ -292,6 +304,8 @@ def _check(check: Assertion, turn: int | None, view: _View, scope: Scope) -> Ver
         return sequence(check, calls)
     if isinstance(check, ToolInputCheck):
         return tool_input(check, calls, raw)
+    if view.no_reply and isinstance(check, REPLY_CHECKS):
+        return NO_REPLY
     reply = view.reply_turn(turn).reply
     if isinstance(check, TextCheck):
         return text_check(check, reply)
@@ -303,15 +317,14 @@ def _check(check: Assertion, turn: int | None, view: _View, scope: Scope) -> Ver
         return field_check(check, view.answer(turn), scope)
     if isinstance(check, SchemaCheck):
         return schema_check(check, view.answer(turn))
-    turns = view.turns(turn)
     if isinstance(check, StatusCheck):
-        return status_check(check, turns)
+        return status_check(check, view.numbered(turn))
     if isinstance(check, LatencyCheck):
-        return latency_check(check, turns)
+        return latency_check(check, view.numbered(turn))
     if isinstance(check, TokenLimitCheck):
         return token_limit(check, view.usage(turn))
     if isinstance(check, GuardrailCheck):
-        return guardrail_check(check, turns)
+        return guardrail_check(check, view.turns(turn))
     raise TypeError(f"not a deterministic check: {check.kind}")
 
 
@@ -434,8 +447,8 @@ class _Evaluator:
             assert isinstance(check, JudgeCheck)
             missing = self.missing_turn(turn)
             target = missing or (_target_text(check, turn, self.view) if check.target_node else None)
-            if isinstance(target, Failure):
-                self.settle(number, _outcome(check, turn, target))
+            if isinstance(target, Failure) or (target is None and self.view.no_reply):
+                self.settle(number, _outcome(check, turn, target or NO_REPLY))
                 continue
             answer = target if target is not None else self.view.reply_turn(turn).reply
             subjects.append(Subject(check, None if answer == self.run.final.reply else answer))

@@ -1,8 +1,11 @@
 """MCPLab scenario files (seeds 000, 001; reference/formats.md section 2): the `eval:` block of each scenario.
 
 A document is either an eval config (`scenarios:` list, usually with `agents:`) or one library test case
-(`test-cases/<id>.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is read from the library file
-`test-cases/<id>.yaml` (or the legacy `scenarios/`) found next to the config or in a parent directory.
+(`test-cases/*.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is the library test case whose `id` it
+names (as MCPLab's readScenarioLibrary keys them, whatever the file's name), in the library next to the
+config or in a parent directory: its `test-cases/`, else the legacy `scenarios/`. The library's other files
+hold no cases and are recognised and skipped: `agents.yaml` and `servers.yaml` (entries by id), and a run's
+`results.json`.
 Every scenario of a config runs with each selected agent: those of `run_defaults.selected_agents` and of the
 scenarios' legacy `agent:` pins together (MCPLab migrates a pin into that list), or every agent when neither
 names one; naming an agent the config does not define is a load error.
@@ -26,6 +29,7 @@ from typing import Any
 from toolproof.check.jsregex import JSRegexError, compile_js
 from toolproof.load.errors import LoadError
 from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath, read_yaml
 from toolproof.model.scenario import (
     AgentCase,
@@ -74,7 +78,10 @@ EVAL_KEYS = frozenset(
 )
 TEXT_TYPES = ("contains", "not_contains", "starts_with", "ends_with", "equals")
 JSONPATH_TYPES = ("jsonpath", "jsonpath_exists", "jsonpath_not_exists")
-LIBRARY_DIRS = ("test-cases", "scenarios")
+LIBRARY_DIRS = ("test-cases", "scenarios")  # MCPLab reads the first that exists
+LIBRARY_FILES = frozenset({"agents.yaml", "agents.yml", "servers.yaml", "servers.yml"})
+LIBRARY_DEPTH = 4  # directories searched for a library: the config's and its nearest parents
+Libraries = dict[Path, dict[str, Document]]  # the test cases of each library read so far, by id
 
 
 def _data(document: object) -> Any:
@@ -82,10 +89,13 @@ def _data(document: object) -> Any:
 
 
 def detect(document: object) -> bool:
-    """An MCPLab eval config (`scenarios` of ids, refs or prompts) or a library test case (`prompt`)."""
+    """An MCPLab eval config (`scenarios` of ids, refs or prompts), a library test case (`prompt`), or a file
+    of an MCPLab library that holds no cases (`load` gives nothing for it)."""
     data = _data(document)
     if not isinstance(data, Mapping):
         return False
+    if _not_cases(document):
+        return True
     scenarios = data.get("scenarios")
     if isinstance(scenarios, list):
         return any(
@@ -94,8 +104,22 @@ def detect(document: object) -> bool:
     return "prompt" in data and ("eval" in data or "id" in data) and "expect" not in data
 
 
+def _not_cases(document: object) -> bool:
+    """A file of an MCPLab library that holds no cases: `agents.yaml` or `servers.yaml` (a mapping of ids to
+    entries), or a run's `results.json` (metadata, summary and the scenarios' results)."""
+    data = _data(document)
+    if not isinstance(data, Mapping):
+        return False
+    if {"metadata", "summary", "scenarios"} <= set(data):
+        return True
+    named = isinstance(document, Document) and document.file.name in LIBRARY_FILES
+    return named and all(isinstance(entry, Mapping) for entry in data.values())
+
+
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:
     """Every scenario of the document as a case, and the load errors of those that cannot be read."""
+    if _not_cases(document):
+        return []
     doc = as_document(document, source)
     data = doc.data
     if not isinstance(data.get("scenarios"), list):
@@ -112,6 +136,7 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
         "agent_configs": agents,
         "server_pool": data.get("servers"),
     }
+    libraries: Libraries = {}
     for index, item in enumerate(data["scenarios"]):
         path: KeyPath = ("scenarios", index)
         scenario_reader = Reader(doc)
@@ -119,7 +144,7 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
         if entry is None:
             found.extend(scenario_reader.errors)
         elif "ref" in entry:
-            found.extend(_from_library(scenario_reader, entry, path, shared))
+            found.extend(_from_library(scenario_reader, entry, path, shared, libraries))
         else:
             found.extend(_Scenario(scenario_reader, path, shared).case())
     return found
@@ -172,41 +197,64 @@ def _default_selection(reader: Reader, value: Any) -> list[tuple[str, KeyPath]]:
     return [(name, (*path, index)) for index, name in enumerate(names or [])]
 
 
+def _library_dir(directory: Path) -> Path | None:
+    """The test-case library in a directory, as MCPLab picks it: `test-cases/`, else legacy `scenarios/`."""
+    return next((directory / name for name in LIBRARY_DIRS if (directory / name).is_dir()), None)
+
+
+def _test_cases(library: Path) -> dict[str, Document]:
+    """The library's test cases by `id`, as MCPLab's readScenarioLibrary keys them: the first document of each
+    `.yaml`/`.yml` file that has an `id` (a later file wins a shared id); files that cannot be read are left
+    out."""
+    found: dict[str, Document] = {}
+    for path in sorted(library.iterdir()):
+        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+            continue
+        documents = read_yaml(path).documents
+        ident = documents[0].data.get("id") if documents else None
+        if isinstance(ident, str | int) and not isinstance(ident, bool) and str(ident):
+            found[str(ident)] = documents[0]
+    return found
+
+
 def _from_library(
-    reader: Reader, entry: dict[str, Any], path: KeyPath, shared: dict[str, Any]
+    reader: Reader, entry: dict[str, Any], path: KeyPath, shared: dict[str, Any], libraries: Libraries
 ) -> list[AgentCase | LoadError]:
+    """The library test case a `- ref: <id>` names, from the nearest library that has it (`libraries` keeps
+    the libraries already read)."""
     reader.keys(entry, path, REF_KEYS)
-    ref = reader.text(entry["ref"], (*path, "ref"))
-    if reader.errors or ref is None:
+    written = reader.text(entry["ref"], (*path, "ref"))
+    if reader.errors or written is None:
         return list(reader.errors)
-    looked: list[str] = []
-    for directory in (reader.document.file.parent, *reader.document.file.parent.parents):
-        for library in LIBRARY_DIRS:
-            for suffix in (".yaml", ".yml"):
-                candidate = directory / library / f"{ref}{suffix}"
-                if candidate.is_file():
-                    overrides = {"mcp_servers": entry["mcp_servers"]} if "mcp_servers" in entry else {}
-                    return _library_case(candidate, shared, overrides)
-            looked.append(str(directory / library))
-        if len(looked) >= 8:
-            break
-    reader.fail(
-        (*path, "ref"), f"library test case {ref!r} not found", f"looked in {', '.join(looked[:4])}, …"
-    )
+    ref = written.strip()
+    here = reader.document.file.parent
+    searched = [here, *here.parents][:LIBRARY_DEPTH]
+    found = [library for library in map(_library_dir, searched) if library is not None]
+    for library in found:
+        if library not in libraries:
+            libraries[library] = _test_cases(library)
+        if ref in libraries[library]:
+            overrides = {"mcp_servers": entry["mcp_servers"]} if "mcp_servers" in entry else {}
+            return _library_case(libraries[library][ref], shared, overrides)
+    ids = [ident for library in found for ident in libraries[library]]
+    if found:
+        listed = ", ".join(str(library) for library in found)
+        hint = suggest(ref, ids) or f"no test case there has that id (looked in {listed})"
+    else:
+        hint = f"no test-cases/ or scenarios/ library in {here} or its parents"
+    reader.fail((*path, "ref"), f"library test case {ref!r} not found", hint)
     return list(reader.errors)
 
 
 def _library_case(
-    path: Path, shared: dict[str, Any], overrides: dict[str, Any]
+    document: Document, shared: dict[str, Any], overrides: dict[str, Any]
 ) -> list[AgentCase | LoadError]:
-    """The library test case's scenarios; `overrides` (the ref's `mcp_servers`) replace their own."""
-    source = read_yaml(path)
-    found: list[AgentCase | LoadError] = list(source.errors)
-    for document in source.documents:
-        for item in _Scenario(Reader(document), (), shared).case():
-            if isinstance(item, AgentCase) and overrides:
-                item = item.model_copy(update={"metadata": {**item.metadata, **overrides}})
-            found.append(item)
+    """The library test case as a case; `overrides` (the ref's `mcp_servers`) replace its own."""
+    found: list[AgentCase | LoadError] = []
+    for item in _Scenario(Reader(document), (), shared).case():
+        if isinstance(item, AgentCase) and overrides:
+            item = item.model_copy(update={"metadata": {**item.metadata, **overrides}})
+        found.append(item)
     return found
 
 

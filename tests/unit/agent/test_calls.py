@@ -333,3 +333,36 @@ def test_nested_checks_read_every_execution_of_the_node() -> None:
     )
     failed = check(with_args, only_other).failure
     assert failed is not None and "send" in failed.message
+
+
+def test_a_skipped_node_did_not_run() -> None:
+    observed = workflow(node("Webhook"), node("IF", status="skipped"), node("Send Email"))
+    required = check(CallCheck(name="IF", level="auto"), observed).failure
+    assert required is not None
+    assert required.message == "IF did not run (nodes run: Webhook, Send Email; skipped: IF)"
+    assert check(CallCheck(name="IF", level="auto", condition="not_called"), observed).passed
+    assert check(CallCheck(name="Send Email", level="auto", index=1), observed).passed  # skipped: no index
+
+
+def test_nested_checks_under_a_node_that_ran_elsewhere_say_so() -> None:
+    agent = CallCheck(name="AI Agent", level="auto", index=1, calls=(CallCheck(name="search"),))
+    observed = workflow(node("AI Agent", "search"), node("Respond"))
+    failed = check(agent, observed).failure
+    assert failed is not None
+    assert [item["message"] for item in failed.details["nested"]] == [
+        "parent node ran at index 0, not at index 1"
+    ]
+    assert failed.message.endswith("; search: parent node ran at index 0, not at index 1")
+    wrong_arguments = agent.model_copy(update={"index": None, "arguments": {"x": ExactMatcher(value=1)}})
+    unmatched = check(wrong_arguments, observed).failure
+    assert unmatched is not None
+    assert unmatched.details["nested"][0]["message"] == "parent node ran, but did not match"
+
+
+def test_must_not_call_with_arguments_shows_them_as_expected() -> None:
+    forbidden = CallCheck(name="delete", condition="not_called", arguments={"id": ExactMatcher(value=2)})
+    failed = check(forbidden, run(call("delete", {"id": 2}))).failure
+    assert failed is not None
+    assert failed.expected == {"not": {"name": "delete", "arguments": {"id": 2}}}
+    plain = check(CallCheck(name="delete", condition="not_called"), run("delete")).failure
+    assert plain is not None and plain.expected == "no call of delete"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from tests.unit.agent.builders import ScriptedJudge, call, evaluate_case, load_file, only_case, run
 
 from toolproof.load import mcplab
+from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
 from toolproof.load.errors import LoadError
 from toolproof.model.result import Status
 from toolproof.model.scenario import AgentCase, JsonPathCheck, RegexCheck, SequenceCheck, TextCheck
@@ -268,3 +270,36 @@ def test_snapshot_eval_is_kept_as_metadata() -> None:
     snapshot = {"enabled": True, "baseline_snapshot_id": "snap-1"}
     (case,) = mcplab.load({"id": "x", "prompt": "p", "snapshot_eval": snapshot}, Path("x.yaml"))
     assert isinstance(case, AgentCase) and case.metadata["snapshot_eval"] == snapshot and not case.assertions
+
+
+def test_a_library_reference_names_the_test_case_id_not_the_file(tmp_path: Path) -> None:
+    library = tmp_path / "mcplab"
+    (library / "evals").mkdir(parents=True)
+    (library / "test-cases").mkdir()
+    (library / "evals" / "suite.yaml").write_text("scenarios:\n  - ref: lib-refund\n  - ref: lib-refun\n")
+    (library / "test-cases" / "refund.yaml").write_text("id: lib-refund\nprompt: Please refund\n")
+    (library / "test-cases" / "lib-refun.yaml").write_text("id: other\nprompt: p\n")  # named, not its id
+    found, missing = load_file(library / "evals" / "suite.yaml", mcplab.load)
+    assert isinstance(found, AgentCase) and found.id == "lib-refund"
+    assert found.source.file == library / "test-cases" / "refund.yaml"
+    assert isinstance(missing, LoadError) and missing.message == "library test case 'lib-refun' not found"
+    assert missing.hint == "did you mean 'lib-refund'?"
+
+
+def test_a_whole_library_directory_skips_the_files_that_hold_no_cases(tmp_path: Path) -> None:
+    library = tmp_path / "mcplab"
+    (library / "evals").mkdir(parents=True)
+    (library / "test-cases").mkdir()
+    (library / "evals" / "suite.yaml").write_text(
+        "agents:\n  - ref: haiku\nscenarios:\n  - ref: lib-refund\n"
+    )
+    (library / "test-cases" / "refund.yaml").write_text("id: lib-refund\nprompt: Please refund\n")
+    (library / "agents.yaml").write_text("haiku:\n  provider: anthropic\n  model: claude-3-5-haiku\n")
+    (library / "servers.yaml").write_text("weather:\n  transport: http\n  url: http://localhost:3000/mcp\n")
+    run_dir = library / "results" / "evaluation-runs" / "20260310-090000-000"
+    run_dir.mkdir(parents=True)
+    results = {"metadata": {"run_id": "r"}, "summary": {}, "scenarios": [{"scenario_id": "x", "eval": {}}]}
+    (run_dir / "results.json").write_text(json.dumps(results))
+    cases, errors = load_agent_cases(files_under(library, CASE_SUFFIXES))
+    assert errors == []
+    assert [case.id for case in cases] == ["lib-refund"]  # the library's case once, through the suite

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.unit.agent.builders import check, conversation, run, turn
+from tests.unit.agent.builders import case, check, conversation, evaluate_case, run, turn
 
 from toolproof.model.result import Status
 from toolproof.model.scenario import (
+    AgentTurn,
     ContainsMatcher,
     ExactMatcher,
     FieldCheck,
@@ -20,7 +21,7 @@ from toolproof.model.scenario import (
     StatusCheck,
     TextCheck,
 )
-from toolproof.model.transcript import GuardrailEvent
+from toolproof.model.transcript import GuardrailEvent, Transcript
 
 
 @pytest.mark.parametrize(
@@ -182,6 +183,34 @@ def test_status_and_latency_over_every_turn() -> None:
     assert failed is not None and failed.message == "HTTP status was 500 (turn 2), expected 200"
     assert check(LatencyCheck(max_ms=5000), observed).passed
     assert not check(LatencyCheck(max_ms=3000), observed).passed
+
+
+def test_turn_level_status_and_latency_name_their_turn() -> None:
+    observed = conversation(
+        turn(http_status=200, duration_ms=100), turn(http_status=500, duration_ms=200), turn(duration_ms=300)
+    )
+    third = AgentTurn(user="c", assertions=(LatencyCheck(max_ms=10),))
+    second = AgentTurn(user="b", assertions=(StatusCheck(expected=200),))
+    outcomes = evaluate_case(case(turns=(AgentTurn(user="a"), second, third)), observed).outcomes
+    messages = [outcome.failure.message for outcome in outcomes if outcome.failure is not None]
+    assert messages == [
+        "HTTP status was 500 (turn 2), expected 200",
+        "response took 300 ms (turn 3), limit 10 ms",
+    ]
+
+
+def test_checks_on_the_reply_of_a_run_that_recorded_none_are_not_evaluated() -> None:
+    observed = Transcript(turns=(turn("read_file"),), metadata={"no_reply": True})
+    for reply_check in (
+        TextCheck(op="contains", values=("x",)),
+        RegexCheck(pattern="x"),
+        JsonPathCheck(path="$.a"),
+        SchemaCheck(json_schema={"type": "object"}),
+    ):
+        outcome = check(reply_check, observed)
+        assert outcome.status is Status.SKIP
+        assert outcome.reason == "not evaluated: the run recorded no reply, only tool calls"
+    assert check(TextCheck(op="equals", values=("",)), run()).passed  # an empty reply is still a reply
 
 
 def test_status_and_latency_without_data_are_not_evaluated() -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.agent.builders import evaluate_case, only_case
+from tests.unit.agent.builders import case, evaluate_case, only_case
 
 from toolproof.check.usage import turn_usage as usage_of
 from toolproof.load import mcplab, mibo
 from toolproof.model.result import Status
-from toolproof.model.scenario import CallCheck
+from toolproof.model.scenario import CallCheck, TextCheck
 from toolproof.model.transcript import Transcript, Usage
 from toolproof.sources.traces import TraceError, read_traces
 
@@ -258,7 +258,9 @@ def test_native_transcripts() -> None:
     ("text", "message"),
     [
         ("", "the file is empty"),
-        ('{"tool": "a"}\nnot json\n', "line 2: not JSON"),
+        ('{"tool": "a"}\nnot json\n', "line 2, column 1: not JSON (Expecting value)"),
+        ('{\n  "spans": [\n    {"span_id": "r",, }\n]}\n', "line 3, column 21: not JSON (Expecting property"),
+        ('{"tool": "a",, }\n{"tool": "b"}\n', "line 1, column 14: not JSON (Expecting property"),
         ('{"hello": "world"}', "not a trace format toolproof knows (top-level keys: hello)"),
         ('{"a": 1}\n{"b": 2}\n', "neither an MCPLab trace"),
         ('{"spans": [{"name": "x"}]}', "spans[0] is not a span"),
@@ -372,3 +374,111 @@ def test_n8n_intermediate_steps_name_the_calls_as_the_model_did(tmp_path: Path) 
     (call,) = turn.nodes[1].calls
     assert (call.tool, call.arguments, call.result) == ("Search_Hotels", {"city": "Lisbon"}, [])
     assert turn.nodes[1].error == "boom"
+
+
+def test_canonical_spans_without_start_times_keep_their_file_order(tmp_path: Path) -> None:
+    def span(span_id: str, name: str, start: str | None = None) -> dict[str, Any]:
+        timed = {"start_time_unix_nano": start} if start else {}
+        return {
+            "span_id": span_id,
+            "parent_span_id": "ag",
+            "name": name,
+            **timed,
+            "attributes": {"gen_ai.tool.name": name},
+        }
+
+    root = {"span_id": "root", "name": "wf", "attributes": {"gen_ai.response.text": "ok"}}
+    agent = {"span_id": "ag", "parent_span_id": "root", "name": "Agent"}
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps({"spans": [root, agent, span("f3", "zeta"), span("0b", "alpha")]}))
+    assert names(one(str(path))) == ["zeta", "alpha"]  # not by span id
+    tied = [span("f3", "zeta", "1773133200000000000"), span("0b", "alpha", "1773133200000000000")]
+    path.write_text(json.dumps({"spans": [root, agent, *tied, span("aa", "omega", "1773133100000000000")]}))
+    assert names(one(str(path))) == ["omega", "zeta", "alpha"]  # equal start times: file order
+
+
+def test_otel_execute_tool_without_arguments_takes_the_chat_calls(tmp_path: Path) -> None:
+    asked = [
+        {"type": "tool_call", "id": "a", "name": "ping", "arguments": {"x": 1}},
+        {"type": "tool_call", "id": "b", "name": "ping", "arguments": {"x": 2}},
+        {"type": "tool_call", "id": "c", "name": "pong", "arguments": {"y": 3}},
+    ]
+    chat = {
+        "traceId": "t",
+        "spanId": "chat",
+        "parentSpanId": "root",
+        "name": "chat",
+        "startTimeUnixNano": "10",
+        "attributes": {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": asked}]),
+        },
+    }
+
+    def executed(span_id: str, start: str, attributes: dict[str, Any]) -> dict[str, Any]:
+        tool = {"gen_ai.operation.name": "execute_tool", **attributes}
+        return {
+            "traceId": "t",
+            "spanId": span_id,
+            "parentSpanId": "root",
+            "startTimeUnixNano": start,
+            "attributes": tool,
+        }
+
+    spans = [
+        {"traceId": "t", "spanId": "root", "name": "invoke_agent", "startTimeUnixNano": "1"},
+        chat,
+        executed("e1", "20", {"gen_ai.tool.name": "ping", "gen_ai.tool.call.id": "b"}),  # matched by id
+        executed("e2", "30", {"gen_ai.tool.name": "ping"}),  # the first ping left, by name
+        executed("e3", "40", {"gen_ai.tool.name": "pong", "gen_ai.tool.call.arguments": '{"y": 9}'}),
+    ]
+    path = tmp_path / "otel.json"
+    path.write_text(json.dumps(_otlp(spans)))
+    (turn,) = one(str(path)).turns
+    assert [(c.tool, c.arguments) for c in turn.calls] == [
+        ("ping", {"x": 2}),
+        ("ping", {"x": 1}),
+        ("pong", {"y": 9}),  # the span's own arguments win
+    ]
+
+
+def test_audit_logs_record_no_reply() -> None:
+    run = one("audit.jsonl")
+    assert run.metadata["no_reply"] is True
+    (outcome,) = evaluate_case(case(TextCheck(op="contains", values=("x",))), run).outcomes
+    assert outcome.status is Status.SKIP
+
+
+def test_skipped_n8n_nodes_did_not_run(tmp_path: Path) -> None:
+    flat = {
+        "data": {
+            "status": "success",
+            "data": {
+                "Webhook": {"output": {}, "type": "n8n-nodes-base.webhook", "status": "success"},
+                "IF": {"output": None, "type": "n8n-nodes-base.if", "status": "skipped"},
+            },
+        }
+    }
+    spans = {
+        "spans": [
+            {"span_id": "r", "name": "wf"},
+            {
+                "span_id": "w",
+                "parent_span_id": "r",
+                "name": "Webhook",
+                "attributes": {"n8n.node.status": "success"},
+            },
+            {
+                "span_id": "i",
+                "parent_span_id": "r",
+                "name": "IF",
+                "attributes": {"n8n.node.status": "skipped"},
+            },
+        ]
+    }
+    for number, body in enumerate((flat, spans)):
+        path = tmp_path / f"{number}.json"
+        path.write_text(json.dumps(body))
+        (outcome,) = evaluate_case(case(CallCheck(name="IF", level="auto")), one(str(path))).outcomes
+        assert outcome.failure is not None
+        assert outcome.failure.message == "IF did not run (nodes run: Webhook; skipped: IF)"

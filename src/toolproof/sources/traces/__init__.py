@@ -20,15 +20,24 @@ from toolproof.sources.traces.mibo import PLATFORMS, Platform
 __all__ = ["PLATFORMS", "Platform", "TraceError", "UnknownFormat", "read_traces"]
 
 
-def _lines(text: str) -> list[tuple[int, Any]]:
+def _not_json(error: ValueError, line: int = 0) -> TraceError:
+    """The parser's error at its own line and column (`line`: the file line of a JSON line it parsed)."""
+    if isinstance(error, json.JSONDecodeError):
+        return TraceError(f"not JSON ({error.msg})", line or error.lineno, error.colno)
+    return TraceError(f"not JSON ({error})", line)  # e.g. a number too long to read
+
+
+def _lines(text: str, whole: ValueError) -> list[tuple[int, Any]]:
+    """The records of JSON lines. A file whose first line is no JSON value of its own is one broken JSON
+    document: `whole`, the error of parsing it so, says where."""
     records = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             records.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
-            raise TraceError(f"not JSON ({error.msg})", number) from None
+        except ValueError as error:
+            raise (_not_json(error, number) if records else _not_json(whole)) from None
     return records
 
 
@@ -48,8 +57,8 @@ def read_traces(
     source = str(path)
     try:
         document = json.loads(text)
-    except ValueError:
-        records = _lines(text)
+    except ValueError as error:
+        records = _lines(text, error)
     else:
         return _document(document, source, platform, response_path)
     values = [record for _, record in records]

@@ -2,7 +2,8 @@
 
 As mcp-assert reads them: blank lines and `null` are skipped, and so are objects without a non-empty string
 `tool` (other audit events); `args` that is not an object counts as no arguments. A line may also carry the
-call's `result`, `is_error` (or `isError`) and `duration_ms`.
+call's `result`, `is_error` (or `isError`) and `duration_ms`. A log records no reply: the run says so
+(`metadata["no_reply"]`), so checks on the reply are not evaluated rather than run against an empty one.
 """
 
 from __future__ import annotations
@@ -42,4 +43,4 @@ def read(records: list[tuple[int, Any]], source: str) -> list[Transcript]:
                 position=len(calls),
             )
         )
-    return [Transcript(turns=(Turn(calls=tuple(calls)),), source=source)]
+    return [Transcript(turns=(Turn(calls=tuple(calls)),), source=source, metadata={"no_reply": True})]

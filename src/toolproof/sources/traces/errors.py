@@ -4,11 +4,13 @@ from __future__ import annotations
 
 
 class TraceError(ValueError):
-    """What is wrong with a trace file, and where (1-based line when the format has lines, else 0)."""
+    """What is wrong with a trace file, and where (1-based line and column when known, else 0)."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
-        super().__init__(f"line {line}: {message}" if line else message)
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        where = f"line {line}, column {column}: " if line and column else f"line {line}: " if line else ""
+        super().__init__(where + message)
         self.line = line
+        self.column = column
 
 
 class UnknownFormat(TraceError):

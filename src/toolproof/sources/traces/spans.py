@@ -3,9 +3,11 @@
 The root span (no parent in the trace) carries the run: HTTP status, duration, usage, error. Spans with
 `gen_ai.tool.name` (or operation `execute_tool`) are tool calls of their nearest node ancestor, or of the run.
 Nodes are spans with `n8n.node.*` attributes and nested `invoke_agent` spans; in Mibo's canonical format every
-other descendant is a node too. A tool call that appears both as a `tool_call` part of a chat span's output
-and as an `execute_tool` span is counted once, from the span (it has the result and the duration). The reply
-is the assistant text that ended last; usage is the root's, else the sum over the other spans.
+other descendant is a node too. Spans are ordered by start time, in file order where that is missing or tied.
+A tool call that appears both as a `tool_call` part of a chat span's output and as an `execute_tool` span is
+counted once, from the span (it has the result and the duration); the part (matched by call id, else by name)
+gives it its arguments when the span records none (they are opt-in there). The reply is the assistant text
+that ended last; usage is the root's, else the sum over the other spans.
 
 Messages may also arrive as span events (`with_events`): the GenAI `gen_ai.client.inference.operation.details`
 event (carrying `gen_ai.input.messages` / `gen_ai.output.messages`), the older per-message events
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn, Usage
@@ -264,12 +266,83 @@ def _node(span: Span, position: int, calls: tuple[ToolCall, ...]) -> Node:
     )
 
 
-def _order(span: Span) -> tuple[float, str]:
-    return (span.start if span.start is not None else float("inf"), span.id)
+def _order(span: Span) -> float:
+    """The sort key of spans: the start time, spans without one last. Sorts are stable, so spans keep their
+    order in the file where start times are missing or equal."""
+    return span.start if span.start is not None else float("inf")
+
+
+def _tool_call_parts(span: Span) -> list[Mapping[str, Any]]:
+    """The `tool_call` parts of a chat span's output messages: the calls the model asked for."""
+    return [
+        part
+        for message in messages(span, "output")
+        for part in _parts(message)
+        if isinstance(part, Mapping) and part.get("type") == "tool_call"
+    ]
+
+
+def _requested(span: Span, part: Mapping[str, Any], start: float | None, answers: Mapping[str, Any]) -> Span:
+    """A tool span for a call the chat span asked for but no span executed, answered by its tool message."""
+    name = str(part.get("name", ""))
+    call_id = part.get("id")
+    attributes: dict[str, Any] = {
+        "gen_ai.tool.name": name,
+        "gen_ai.tool.call.arguments": part.get("arguments"),
+    }
+    if call_id:
+        attributes["gen_ai.tool.call.id"] = call_id
+        if str(call_id) in answers:
+            attributes["gen_ai.tool.call.result"] = answers[str(call_id)]
+    return Span(
+        id=f"{span.id}/{call_id or name}", parent=span.parent, name=name, start=start, attributes=attributes
+    )
+
+
+def _with_arguments(span: Span, given: Any) -> Span:
+    """The tool span with the arguments its chat span gave, when it records none of its own (they are opt-in
+    on `execute_tool` spans)."""
+    if given is None or "gen_ai.tool.call.arguments" in span.attributes:
+        return span
+    return replace(span, attributes={**span.attributes, "gen_ai.tool.call.arguments": given})
+
+
+def _tool_spans(ordered: list[Span]) -> list[Span]:
+    """Every tool call of the trace once, in order: the tool spans, and a span for each call a chat span asked
+    for that no tool span executed. A chat span's `tool_call` part is the tool span with its id, else the next
+    one of its name without an id; it gives that span its arguments when the span has none."""
+    tools = [span for span in ordered if span.is_tool]
+    by_id: dict[str, Span] = {}
+    by_name: dict[str, list[Span]] = {}
+    for span in tools:
+        if "gen_ai.tool.call.id" in span.attributes:
+            by_id[str(span.attributes["gen_ai.tool.call.id"])] = span
+        else:
+            by_name.setdefault(str(span.attributes.get("gen_ai.tool.name", span.name)), []).append(span)
+    given: dict[str, Any] = {}
+    extra: list[Span] = []
+    answers = _answers(ordered)
+    for span in ordered:
+        if span.is_tool or span.operation not in CHAT_OPERATIONS:
+            continue
+        last = span.end if span.end is not None else span.start
+        for part in _tool_call_parts(span):
+            ran = by_id.get(str(part["id"])) if part.get("id") is not None else None
+            unnamed = by_name.get(str(part.get("name", "")))
+            if ran is None and unnamed:
+                ran = unnamed.pop(0)
+            if ran is not None:
+                given.setdefault(ran.id, part.get("arguments"))
+                last = ran.start if ran.start is not None else last
+                continue
+            # a call the model asked for but no span executed: placed right after the one before it
+            last = None if last is None else last + 0.01
+            extra.append(_requested(span, part, last, answers))
+    return sorted([*(_with_arguments(span, given.get(span.id)) for span in tools), *extra], key=_order)
 
 
 def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[str, Any]]:
-    """One turn from the spans of one trace, and run metadata (root name, error)."""
+    """One turn from the spans of one trace (in file order), and run metadata (root name, error)."""
     by_id = {span.id: span for span in spans}
     roots = [span for span in spans if span.parent is None or span.parent not in by_id]
     root = min(roots or spans, key=_order)  # parents that form a cycle: the earliest span is the root
@@ -286,61 +359,7 @@ def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[
             parent = by_id[parent].parent
         return None
 
-    tools = [span for span in ordered if span.is_tool]
-    claimed = {
-        str(span.attributes["gen_ai.tool.call.id"])
-        for span in tools
-        if "gen_ai.tool.call.id" in span.attributes
-    }
-    names_left = [
-        str(span.attributes.get("gen_ai.tool.name", span.name))
-        for span in tools
-        if "gen_ai.tool.call.id" not in span.attributes
-    ]
-    started = {
-        str(span.attributes["gen_ai.tool.call.id"]): span.start
-        for span in tools
-        if "gen_ai.tool.call.id" in span.attributes
-    }
-    extra: list[Span] = []
-    answers = _answers(ordered)
-    for span in ordered:
-        if span.is_tool or span.operation not in CHAT_OPERATIONS:
-            continue
-        last = span.end if span.end is not None else span.start
-        for message in messages(span, "output"):
-            for part in _parts(message):
-                if not isinstance(part, Mapping) or part.get("type") != "tool_call":
-                    continue
-                name = str(part.get("name", ""))
-                if part.get("id") is not None and str(part["id"]) in claimed:
-                    last = started.get(str(part["id"])) or last
-                    continue
-                if name in names_left:
-                    names_left.remove(name)
-                    continue
-                # a call the model asked for but no span executed: placed right after the one before it
-                last = None if last is None else last + 0.01
-                extra.append(
-                    Span(
-                        id=f"{span.id}/{part.get('id', len(extra))}",
-                        parent=span.parent,
-                        name=name,
-                        start=last,
-                        end=None,
-                        attributes={
-                            "gen_ai.tool.name": name,
-                            "gen_ai.tool.call.arguments": part.get("arguments"),
-                            **({"gen_ai.tool.call.id": part["id"]} if part.get("id") else {}),
-                            **(
-                                {"gen_ai.tool.call.result": answers[str(part["id"])]}
-                                if str(part.get("id")) in answers
-                                else {}
-                            ),
-                        },
-                    )
-                )
-    tools = sorted([*tools, *extra], key=_order)
+    tools = _tool_spans(ordered)
     direct: list[ToolCall] = []
     nested: dict[str, list[ToolCall]] = {}
     for position, span in enumerate(tools):
