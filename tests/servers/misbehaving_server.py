@@ -7,6 +7,7 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   silent_init      never answers initialize
   hang             hangs in every tools/call
   exit_mid_call    writes to stderr and exits with code 3 during a tools/call
+  exit_leaving_child  as exit_mid_call, after starting a child (sleep 300) that keeps its stdout open
   exit_at_start    writes to stderr and exits with code 2 before reading anything
   huge             answers tools/call with HUGE_BYTES (default 20 MiB) of text
   deep_nesting     answers tools/call with 10 000-deep nested JSON that no parser accepts
@@ -17,12 +18,15 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   stderr_flood     writes STDERR_BYTES (default 4 MiB) to stderr before initialize and during a call
   bad_result       answers tools/call with content that is not valid MCP
   odd_notifications  sends a vendor notification and an invalid log notification during a call
+  not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
+                   JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
 PID_FILE, if set, receives the pids of the children it starts, one per line; SERVER_PID_FILE its own pid.
 """
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import signal
@@ -100,7 +104,9 @@ def call_tool(request_id: Any) -> None:
         sys.stdout.flush()
     elif MODE == "hang":
         time.sleep(3600)
-    elif MODE == "exit_mid_call":
+    elif MODE in ("exit_mid_call", "exit_leaving_child"):
+        if MODE == "exit_leaving_child":
+            note_pid(subprocess.Popen(SLEEPER, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid)
         sys.stderr.write("panic: database is locked\n")
         sys.stderr.flush()
         os._exit(3)
@@ -157,7 +163,33 @@ def serve() -> None:
             send({"jsonrpc": "2.0", "id": request_id, "error": error})
 
 
+NOT_MCP = {
+    "/json": ("application/json", b'{"hello": "not mcp"}'),
+    "/garbage": ("application/json", b"Internal thing went wrong"),
+    "/html": ("text/html", b"<html><body>Welcome</body></html>"),
+}
+
+
+class NotMcp(http.server.BaseHTTPRequestHandler):
+    """Answers every POST with 200 and the body its path names in NOT_MCP."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        content_type, body = NOT_MCP.get(self.path, NOT_MCP["/json"])
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
 if __name__ == "__main__":
+    if MODE == "not_mcp_http":
+        port = int(sys.argv[sys.argv.index("--port") + 1])
+        http.server.HTTPServer(("127.0.0.1", port), NotMcp).serve_forever()
     start()
     serve()
     if MODE == "ignore_sigterm":

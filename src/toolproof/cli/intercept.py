@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import add_output_options, duration_arg
+from toolproof.cli.options import add_output_options, limit_arg
 
 if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
@@ -29,7 +29,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description="Run in place of a stdio MCP server: start the real one (--server), pass every byte "
         "between the agent (this process's stdin and stdout) and it unchanged, record the agent's "
         "tools/call requests, and when the session ends check them against the trajectory: case of "
-        "--trajectory. The verdict goes to stderr. Exit status: 0 passed, 1 failed, 2 usage or load error.",
+        "--trajectory. The verdict goes to stderr. Exit status: 0 passed, 1 failed, 2 usage or load error, "
+        "128 + the signal number when stopped by SIGINT, SIGTERM or SIGHUP (after the verdict).",
     )
     parser.add_argument(
         "--server", required=True, metavar="CMD", help='the real server, e.g. --server "node dist/index.js"'
@@ -43,7 +44,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--timeout",
-        type=duration_arg,
+        type=limit_arg,
         default=0.0,
         metavar="DURATION",
         help="end the session after this long, e.g. 5m (default 0: no limit)",
@@ -63,8 +64,6 @@ def _usage(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.json == "-":
         return _usage("--json -: stdout carries the MCP session; give a file name")
-    if args.timeout < 0:
-        return _usage(f"--timeout: must not be negative, got {args.timeout:g}s")
     try:
         command = shlex.split(args.server)
     except ValueError as error:
@@ -122,8 +121,11 @@ def _proxy(command: list[str], timeout_s: float | None) -> Interception | str:
 
 
 def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> int:
-    from toolproof.report.sanitize import secret_values
+    """Note how the session ended, write the audit log, report the verdict; return the exit status (128 +
+    the signal number when a stop signal ended the session, as `toolproof run` does)."""
+    from toolproof.cli.interrupt import Interrupted
     from toolproof.report.sinks import warn, write_best_effort
+    from toolproof.run.secrets import run_secrets
     from toolproof.sources.intercept import audit_log, verdict
 
     note = session.note()
@@ -132,7 +134,8 @@ def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> in
     if args.audit_log is not None:
         write_best_effort(args.audit_log, audit_log(session.calls))
     result = verdict(case, session, os.environ)
-    return _report([result], args, secret_values(case.server.env, case.server.headers))
+    status = _report([result], args, run_secrets([case.server], os.environ))
+    return status if session.stop_signal is None else Interrupted(session.stop_signal).report(_NAME)
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace, secrets: set[str]) -> int:

@@ -6,14 +6,30 @@ import argparse
 from pathlib import Path
 
 
-def duration_arg(text: str) -> float:
-    """A Go-style duration (`30s`, `1m30s`, `500ms`) or plain seconds, as an argparse type."""
+def _seconds(text: str) -> float:
+    """A Go-style duration (`30s`, `1m30s`, `500ms`) or plain seconds; ArgumentTypeError when malformed."""
     from toolproof.load.durations import parse_duration
 
     try:
         return parse_duration(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def duration_arg(text: str) -> float:
+    """A duration greater than zero, as an argparse type (a timeout of 0 would fail everything at once)."""
+    seconds = _seconds(text)
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, got {text!r}")
+    return seconds
+
+
+def limit_arg(text: str) -> float:
+    """A duration of zero or more, as an argparse type; 0 means no limit."""
+    seconds = _seconds(text)
+    if seconds < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {text!r}")
+    return seconds
 
 
 def jobs_arg(text: str) -> int:

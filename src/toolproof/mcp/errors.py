@@ -20,6 +20,12 @@ PROTOCOL_VIOLATION = "toolproof/protocol-violation"
 
 # Error responses the SDK's HTTP transport makes up for an HTTP status; real only when a status was seen.
 _HTTP_STAND_INS = frozenset({"Server returned an error response", "Session terminated", "Not Found"})
+# Error responses it makes up for a reply it could not read as JSON-RPC (the server sent no error at all).
+_UNREADABLE_STAND_INS = (
+    "Failed to parse JSON response: ",
+    "Failed to parse SSE message: ",
+    "Unexpected content type: ",
+)
 _SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
 _STDERR_HINT_LINES = 3
 _STDERR_HINT_CHARS = 300
@@ -157,6 +163,9 @@ def _from_error_response(
     details: dict[str, Any] = {"during": during}
     if isinstance(error.data, dict) and PROTOCOL_VIOLATION in error.data:
         return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error.message}", details=details)
+    if error.data is None and error.message.startswith(_UNREADABLE_STAND_INS):
+        message = f"{during}: {_unreadable(error, fault)}"
+        return Failure(kind=FailureKind.PROTOCOL, message=message, details=details)
     if error.code == REQUEST_TIMEOUT and error.data is None and _SDK_TIMEOUT.fullmatch(error.message):
         return _transportish(FailureKind.TIMEOUT, f"{during}: {_timed_out(timeout)}", stderr, details)
     if error.code == CONNECTION_CLOSED and error.data is None and error.message == "Connection closed":
@@ -168,6 +177,13 @@ def _from_error_response(
     details.update(code=error.code, message=error.message, data=error.data)
     message = f"{during}: the server answered with JSON-RPC error {error.code}: {error.message}"
     return Failure(kind=FailureKind.RPC_ERROR, message=message, details=details)
+
+
+def _unreadable(error: MCPError, fault: TransportFault | None) -> str:
+    """Why the SDK could not read a reply: what the transport saw, else the SDK's own words, shortened."""
+    if fault is not None and fault.kind is FailureKind.PROTOCOL:
+        return fault.message
+    return f"the server's reply is not JSON-RPC ({_excerpt(' '.join(error.message.split()))})"
 
 
 def _url_of(error: httpx2.HTTPError) -> str:

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from typing import Any
 
 import httpx2
 from mcp.client._transport import TransportStreams
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import JSONRPCRequest
 
 from toolproof.mcp.errors import TransportFault
 from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.stdio import excerpt, read_message
 from toolproof.model.result import FailureKind
 from toolproof.model.suite import Transport
 
 STREAM_READ_TIMEOUT_S = 300.0
+JSON_TYPE = "application/json"
+STREAM_TYPE = "text/event-stream"
 
 
 class HttpChannel:
-    """The link to a server at a URL; `fault` is the last HTTP error status a request got, if any."""
+    """The link to a server at a URL; `fault` is what was last wrong with the answer to a POST, if anything:
+    an HTTP error status, or a reply that is not JSON-RPC (the SDK reports both as made-up error responses).
+    """
 
     def __init__(self, spec: ConnectSpec) -> None:
         self.spec = spec
@@ -34,16 +41,33 @@ class HttpChannel:
             headers={**self.spec.headers, **(headers or {})},
             timeout=timeout or httpx2.Timeout(self.spec.request_timeout, read=STREAM_READ_TIMEOUT_S),
             auth=auth,
-            event_hooks={"response": [self._note_status]},
+            event_hooks={"response": [self._inspect]},
         )
 
-    async def _note_status(self, response: httpx2.Response) -> None:
+    async def _inspect(self, response: httpx2.Response) -> None:
+        """Note an error status of a POST, or a successful answer to a request that is not JSON-RPC."""
         request = response.request
-        if response.status_code >= 400 and request.method == "POST":
+        if request.method != "POST":
+            return
+        if response.status_code >= HTTPStatus.BAD_REQUEST:
             self.fault = TransportFault(
                 FailureKind.TRANSPORT,
                 f"HTTP {response.status_code} {response.reason_phrase} from POST {request.url}",
             )
+            return
+        content_type = response.headers.get("content-type", "")
+        streamed = self.spec.transport is Transport.SSE or content_type.lower().startswith(STREAM_TYPE)
+        if streamed or not _asks(request):
+            return  # answers on an event stream are read as they come; a notification needs none
+        body = await response.aread()
+        if not content_type.lower().startswith(JSON_TYPE):
+            problem = f"Content-Type {content_type or 'none'!r}, not {JSON_TYPE} or {STREAM_TYPE}"
+        elif isinstance(reason := read_message(body), str):
+            problem = reason
+        else:
+            return
+        message = f"the reply to POST {request.url} is not JSON-RPC ({problem}): {excerpt(body)}"
+        self.fault = TransportFault(FailureKind.PROTOCOL, message)
 
     @asynccontextmanager
     async def streams(self) -> AsyncIterator[TransportStreams]:
@@ -65,3 +89,8 @@ class HttpChannel:
             ) as streams,
         ):
             yield streams
+
+
+def _asks(request: httpx2.Request) -> bool:
+    """Whether the POST carried a JSON-RPC request, one the server must answer."""
+    return isinstance(read_message(request.content), JSONRPCRequest)

@@ -29,6 +29,7 @@ from toolproof.mcp.errors import SpawnFailed
 
 STDERR_TAIL_BYTES = 64 * 1024
 WATCH_INTERVAL_S = 0.5
+EXIT_DRAIN_S = 0.5
 _KILL_WAIT_S = 2.0
 _REAP_WAIT_S = 1.0
 _STDERR_SETTLE_S = 0.2
@@ -199,6 +200,12 @@ class ServerProcess:
             await self.process.wait()
             await self._stderr_closed.wait()
         return self.process.returncode is not None
+
+    async def exited(self, drain: float = EXIT_DRAIN_S) -> None:
+        """Return `drain` seconds after the process itself exits: time for what it wrote to arrive, even
+        when a child it started still holds its stdout open (so stdout alone never says it ended)."""
+        await self.process.wait()
+        await anyio.sleep(drain)
 
     async def drain_stderr(self) -> None:
         """Read stderr until it closes, keeping only the tail, so a chatty server never blocks on it."""

@@ -9,6 +9,7 @@ Every failure is raised as `RequestFailed`.
 
 from __future__ import annotations
 
+import logging
 import time
 import warnings
 from collections.abc import AsyncIterator, Iterator
@@ -43,6 +44,19 @@ STATE_ONLY_WAIT_S = 0.05
 INPUT_REQUIRED = "input_required"
 MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
+SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"
+
+
+def _quiet_sdk_logging() -> None:
+    """Keep the SDK's log records (tracebacks for messages it drops) off the user's terminal: toolproof
+    records what a server sent itself, and says what went wrong in the case's own failure."""
+    for name in SDK_LOGGERS:
+        sdk = logging.getLogger(name)
+        sdk.addHandler(logging.NullHandler())
+        sdk.propagate = False
+
+
+_quiet_sdk_logging()
 
 
 class Channel(Protocol):

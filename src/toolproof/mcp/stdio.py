@@ -16,7 +16,14 @@ from anyio.abc import ByteReceiveStream, ByteSendStream
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
-from mcp_types import PARSE_ERROR, ErrorData, JSONRPCError, RequestId, jsonrpc_message_adapter
+from mcp_types import (
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCMessage,
+    RequestId,
+    jsonrpc_message_adapter,
+)
 from pydantic import ValidationError
 
 from toolproof.framing import LineBuffer
@@ -52,13 +59,20 @@ def response_id(raw: bytes) -> RequestId | None:
     return int(token) if token[:1] != b'"' else token[1:-1].decode("utf-8", errors="replace")
 
 
-def parse_line(raw: bytes) -> list[SessionMessage | Exception]:
-    """The message on one line; for an unreadable line, the violation and maybe a failure for its id."""
+def read_message(raw: bytes) -> JSONRPCMessage | str:
+    """The JSON-RPC message in `raw`, or why it is not one (e.g. "Invalid JSON: ...")."""
     try:
-        return [SessionMessage(jsonrpc_message_adapter.validate_json(raw, by_name=False))]
+        return jsonrpc_message_adapter.validate_json(raw, by_name=False)
     except ValidationError as error:
         first = error.errors()[0]
-        reason = first["msg"] if first["type"] == "json_invalid" else "not a JSON-RPC message"
+        return first["msg"] if first["type"] == "json_invalid" else "not a JSON-RPC message"
+
+
+def parse_line(raw: bytes) -> list[SessionMessage | Exception]:
+    """The message on one line; for an unreadable line, the violation and maybe a failure for its id."""
+    reason = read_message(raw)
+    if not isinstance(reason, str):
+        return [SessionMessage(reason)]
     problem = f"stdout line is {reason}: {excerpt(raw)}"
     items: list[SessionMessage | Exception] = [ProtocolViolation(problem)]
     request_id = response_id(raw)
@@ -100,21 +114,42 @@ class StdioChannel:
     async def _read(
         self, stdout: ByteReceiveStream, inbound: MemoryObjectSendStream[SessionMessage | Exception]
     ) -> None:
-        buffer = LineBuffer()
+        """Deliver the server's messages until its stdout ends, a message is over the cap, or the server
+        process exits (a child of it may hold its stdout open); then close `inbound`, with `fault` set."""
         async with inbound:
-            try:
-                while await self._deliver(buffer.feed(await stdout.receive(READ_CHUNK)), inbound):
-                    if buffer.pending > self.limit:
-                        break
-            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                exited = await self.server.settle(_EXIT_WAIT_S)
-                ending = self.server.exit_description() if exited else "closed its stdout"
-                self.fault = TransportFault(FailureKind.TRANSPORT, f"the server {ending}")
-                return
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(self._pump, stdout, inbound, tasks.cancel_scope)
+                tasks.start_soon(self._until_exit, tasks.cancel_scope)
+            if self.fault is None:
+                ending = f"the server {self.server.exit_description()}"
+                self.fault = TransportFault(FailureKind.TRANSPORT, ending)
+
+    async def _until_exit(self, reading: anyio.CancelScope) -> None:
+        """Stop `reading` once the server process has exited and its last output has had time to arrive."""
+        await self.server.exited()
+        reading.cancel()
+
+    async def _pump(
+        self,
+        stdout: ByteReceiveStream,
+        inbound: MemoryObjectSendStream[SessionMessage | Exception],
+        reading: anyio.CancelScope,
+    ) -> None:
+        """Pass lines on until stdout ends or a line is over the cap; set `fault` and stop `reading`."""
+        buffer = LineBuffer()
+        try:
+            while await self._deliver(buffer.feed(await stdout.receive(READ_CHUNK)), inbound):
+                if buffer.pending > self.limit:
+                    break
             self.fault = TransportFault(
                 FailureKind.PROTOCOL,
                 f"the server sent a message larger than the {_size(self.limit)} limit (max_message_bytes)",
             )
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            exited = await self.server.settle(_EXIT_WAIT_S)
+            ending = self.server.exit_description() if exited else "closed its stdout"
+            self.fault = TransportFault(FailureKind.TRANSPORT, f"the server {ending}")
+        reading.cancel()
 
     async def _deliver(
         self, lines: list[bytes], inbound: MemoryObjectSendStream[SessionMessage | Exception]

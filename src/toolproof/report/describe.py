@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
 from toolproof.model.result import CaseResult, Failure, FailureKind
 from toolproof.report.sanitize import Scrubber
+
+REPORT_VALUE_CHARS = 64 * 1024
+"""The longest expected, actual or details value a report file holds in full."""
 
 _KIND_WORDS = {
     FailureKind.TOOL_ERROR: "tool error",
@@ -44,9 +47,38 @@ def kind_label(failure: Failure) -> str:
     return words
 
 
-def display_name(result: CaseResult, *, numbered: bool) -> str:
-    """The case name, with ` [trial N]` when trials must be told apart."""
-    return f"{result.name} [trial {result.trial}]" if numbered else result.name
+def display_name(result: CaseResult, *, numbered: bool, label: str | None = None) -> str:
+    """The case name (or `label`, its unique form), with ` [trial N]` when trials must be told apart."""
+    name = result.name if label is None else label
+    return f"{name} [trial {result.trial}]" if numbered else name
+
+
+def unique_names(keys: Sequence[tuple[str, Hashable, str]]) -> list[str]:
+    """For each (scope, case, name) key, `name`, told apart from other cases of that name in the same scope:
+    the second is `name [2]`, the third `name [3]` (skipping a number whose form is itself a name there).
+    Keys of one case (its trials) share one name; the numbers follow the order of `keys`."""
+    taken = {(scope, name) for scope, _, name in keys}
+    counts: dict[tuple[str, str], int] = {}
+    names: dict[tuple[str, Hashable, str], str] = {}
+    for key in dict.fromkeys(keys):
+        scope, _, name = key
+        number = counts.get((scope, name), 0) + 1
+        label = name
+        if number > 1:
+            while (scope, f"{name} [{number}]") in taken:
+                number += 1
+            label = f"{name} [{number}]"
+            taken.add((scope, label))
+        counts[(scope, name)] = number
+        names[key] = label
+    return [names[key] for key in keys]
+
+
+def case_ids(results: Sequence[CaseResult]) -> list[str]:
+    """Each result's id, `file::name`, unique per case: a second case of the same name in a file (another
+    YAML document) is `file::name [2]`. Trials of one case share its id."""
+    names = unique_names([(result.file.as_posix(), result.line, result.name) for result in results])
+    return [f"{result.file.as_posix()}::{name}" for result, name in zip(results, names, strict=True)]
 
 
 def one_line(text: str) -> str:
@@ -73,11 +105,18 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def value_text(value: Any) -> str:
-    """A value as a person reads it: text as it is, anything else as JSON."""
-    if isinstance(value, str):
+def value_text(value: Any, *, as_json: bool = False) -> str:
+    """A value as a person reads it: text as it is (unless `as_json`), anything else as JSON."""
+    if isinstance(value, str) and not as_json:
         return value
     return json.dumps(jsonable(value), ensure_ascii=False)
+
+
+def capped(value: Any, max_chars: int = REPORT_VALUE_CHARS) -> Any:
+    """A JSON value for a report file: as it is, or, when its text is longer than `max_chars`, that text cut
+    to `max_chars` with a note of how much was left out (a multi-megabyte result stays out of the report)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return value if len(text) <= max_chars else shorten(text, max_chars, None)
 
 
 def shorten(text: str, max_chars: int | None, max_lines: int | None) -> str:
@@ -111,16 +150,22 @@ def failure_lines(
     values = [("expected", failure.expected), ("actual", failure.actual)]
     if details and failure.details:
         values.append(("details", failure.details))
+    as_json = _look_alike(failure.expected, failure.actual)
     for label, value in values:
         if value is None:
             continue
-        text = shorten(value_text(scrub.value(jsonable(value))), max_chars, max_lines)
+        text = shorten(value_text(scrub.value(jsonable(value)), as_json=as_json), max_chars, max_lines)
         if "\n" in text:
             lines.append(f"{label}:")
             lines.extend(f"  {line}" for line in text.split("\n"))
         else:
             lines.append(f"{label}: {text}")
     return lines
+
+
+def _look_alike(expected: Any, actual: Any) -> bool:
+    """Whether two different values read the same as text (`"36"` and `36`): then they are shown as JSON."""
+    return expected != actual and value_text(expected) == value_text(actual)
 
 
 def stderr_tail(stderr: str, count: int) -> tuple[list[str], int]:

@@ -11,9 +11,9 @@ from typing import Any, TextIO
 from toolproof import __version__
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Failure, Status
-from toolproof.report.describe import jsonable
+from toolproof.report.describe import capped, case_ids, jsonable
 from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import warn, write_best_effort
+from toolproof.report.sinks import silence, warn, write_best_effort
 from toolproof.report.summary import Summary
 
 STDOUT = "-"
@@ -22,8 +22,9 @@ STDOUT = "-"
 class JsonReport:
     """Writes the JSON document when the run finishes, to `path` or to stdout when `path` is `-`.
 
-    Text fields are cleaned of escape sequences and secrets are masked. With `legacy=True` the document is
-    mcp-assert's `--json` array: `{name, status, detail?, duration_ms, trial}` (ERROR becomes FAIL).
+    Text fields are cleaned of escape sequences and secrets are masked; an expected, actual or details value
+    longer than 64 KiB as text is cut, with a note of how much was left out. With `legacy=True` the document
+    is mcp-assert's `--json` array: `{name, status, detail?, duration_ms, trial}` (ERROR becomes FAIL).
     """
 
     def __init__(
@@ -63,14 +64,17 @@ class JsonReport:
                     "errors": summary.errors,
                     "duration_s": round(summary.duration_s, 3),
                 },
-                "results": [self._result(result) for result in event.results],
+                "results": [
+                    self._result(result, node_id)
+                    for result, node_id in zip(event.results, case_ids(event.results), strict=True)
+                ],
             }
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
-    def _result(self, result: CaseResult) -> dict[str, Any]:
+    def _result(self, result: CaseResult, node_id: str) -> dict[str, Any]:
         scrub = self._scrub
         entry: dict[str, Any] = {
-            "node_id": scrub(result.node_id),
+            "node_id": scrub(node_id),
             "name": scrub(result.name),
             "file": scrub(result.file.as_posix()),
             "line": result.line,
@@ -101,9 +105,9 @@ class JsonReport:
             "kind": failure.kind.value,
             "message": self._scrub(failure.message),
             "check": self._scrub(failure.check) if failure.check is not None else None,
-            "expected": self._scrub.value(jsonable(failure.expected)),
-            "actual": self._scrub.value(jsonable(failure.actual)),
-            "details": self._scrub.value(jsonable(failure.details)),
+            "expected": capped(self._scrub.value(jsonable(failure.expected))),
+            "actual": capped(self._scrub.value(jsonable(failure.actual))),
+            "details": capped(self._scrub.value(jsonable(failure.details))),
         }
 
     def _legacy_result(self, result: CaseResult) -> dict[str, Any]:
@@ -128,6 +132,7 @@ class JsonReport:
             stream.flush()
         except (OSError, ValueError) as exc:
             warn(f"could not write the JSON report to stdout: {exc}", self._stderr)
+            silence(stream)
 
 
 def _millis(seconds: float) -> float:

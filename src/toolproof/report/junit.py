@@ -11,7 +11,7 @@ from typing import TextIO
 
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.describe import display_name, failure_lines
+from toolproof.report.describe import REPORT_VALUE_CHARS, display_name, failure_lines, unique_names
 from toolproof.report.sanitize import Scrubber
 from toolproof.report.sinks import write_best_effort
 from toolproof.report.summary import Summary
@@ -23,10 +23,12 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 class JUnitReport:
     """Writes JUnit XML to `path` when the run finishes.
 
-    A testcase has classname = the suite file path without extension, `/` turned into `.`; name = the case
-    name, plus ` [trial N]` on every case when the run has several trials; time in seconds; `file` and
-    `line` attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
-    text = the full detail), SKIP `<skipped message=reason>`; a stderr tail goes into `<system-err>`.
+    A testcase has classname = the suite file path without extension (`/` kept, so `a/b.yaml` and `a.b.yaml`
+    differ); name = the case name, `name [2]` for a second case of that name and classname, plus
+    ` [trial N]` on every case when the run has several trials; time in seconds; `file` and `line`
+    attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
+    text = the full detail, each value cut at 64 KiB with a note of how much was left out), SKIP
+    `<skipped message=reason>`; a stderr tail goes into `<system-err>`.
     """
 
     def __init__(
@@ -45,23 +47,24 @@ class JUnitReport:
         root = ET.Element("testsuites", name="toolproof")
         _counts(root, event.results, event.duration_s)
         numbered = any(result.trial > 1 for result in event.results)
-        by_file: dict[str, list[CaseResult]] = {}
-        for result in event.results:
-            by_file.setdefault(result.file.as_posix(), []).append(result)
-        for file, results in by_file.items():
+        keys = [(_classname(r.file.as_posix()), (r.file, r.line), r.name) for r in event.results]
+        by_file: dict[str, list[tuple[CaseResult, str]]] = {}
+        for result, name in zip(event.results, unique_names(keys), strict=True):
+            by_file.setdefault(result.file.as_posix(), []).append((result, name))
+        for file, cases in by_file.items():
             suite = ET.SubElement(root, "testsuite", name=self._text(file))
-            _counts(suite, results, sum(result.duration_s for result in results))
-            for result in results:
-                self._testcase(suite, result, numbered=numbered)
+            _counts(suite, [result for result, _ in cases], sum(result.duration_s for result, _ in cases))
+            for result, name in cases:
+                self._testcase(suite, result, display_name(result, numbered=numbered, label=name))
         ET.indent(root)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
-    def _testcase(self, suite: ET.Element, result: CaseResult, *, numbered: bool) -> None:
+    def _testcase(self, suite: ET.Element, result: CaseResult, name: str) -> None:
         case = ET.SubElement(
             suite,
             "testcase",
             classname=self._text(_classname(result.file.as_posix())),
-            name=self._text(display_name(result, numbered=numbered)),
+            name=self._text(name),
             file=self._text(result.file.as_posix()),
             line=str(result.line),
             time=_seconds(result.duration_s),
@@ -73,7 +76,11 @@ class JUnitReport:
         elif result.status in (Status.FAIL, Status.ERROR):
             tag = "failure" if result.status is Status.FAIL else "error"
             element = ET.SubElement(case, tag)
-            lines = failure_lines(result.failure, self._scrub, details=True) if result.failure else []
+            lines = (
+                failure_lines(result.failure, self._scrub, max_chars=REPORT_VALUE_CHARS, details=True)
+                if result.failure
+                else []
+            )
             if result.failure:
                 element.set("message", _xml(lines[0]))
                 element.set("type", result.failure.kind.value)
@@ -98,8 +105,9 @@ def _counts(element: ET.Element, results: Sequence[CaseResult], duration_s: floa
 
 
 def _classname(file: str) -> str:
+    """The suite file's path without its extension or a leading `/`: `suites/time.yaml` is `suites/time`."""
     parts = PurePosixPath(file).with_suffix("").parts
-    return ".".join(part for part in parts if part not in ("/", "."))
+    return "/".join(part for part in parts if part not in ("/", "."))
 
 
 def _seconds(seconds: float) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 from toolproof.model.events import Event, Sink
 from toolproof.report.sanitize import clean
@@ -21,6 +22,17 @@ def warn(message: str, stderr: TextIO | None = None) -> None:
         stream.flush()
     except (OSError, ValueError):
         pass
+
+
+def silence(stream: IO[str]) -> None:
+    """Point `stream`'s descriptor at /dev/null once its reader has gone (a closed pipe), so that what is
+    still buffered for it, and anything written later, is dropped quietly instead of failing again at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, stream.fileno())
+        finally:
+            os.close(devnull)
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

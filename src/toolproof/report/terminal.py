@@ -15,6 +15,7 @@ from rich.text import Text
 from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status, TrialStats
 from toolproof.report.describe import (
+    case_ids,
     display_name,
     failure_lines,
     format_duration,
@@ -24,6 +25,7 @@ from toolproof.report.describe import (
 from toolproof.report.ordering import InOrder
 from toolproof.report.progress import StatusLine
 from toolproof.report.sanitize import Scrubber
+from toolproof.report.sinks import silence
 from toolproof.report.summary import Summary
 
 STDERR_LINES = 10
@@ -50,6 +52,14 @@ def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
     return env.get("TERM") != "dumb" and _isatty(stream)
 
 
+class _Console(Console):
+    """A rich console that goes quiet when its reader goes away (`| head`), instead of exiting the program."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        silence(self.file)
+
+
 class TerminalReport:
     """Prints each case as it finishes, in file order, and a summary at the end.
 
@@ -57,7 +67,8 @@ class TerminalReport:
     coloured marks `✓ ✗ ○ !`. When stderr is a terminal (and TERM is not dumb) a transient `[done/total]
     name` status line shows there. All server-provided text is cleaned of escapes and secrets are masked.
     A case run as several trials (which may overlap) shows its wall time, from its start to its last trial's
-    end, measured with `clock`; the result's own duration is the trials' sum.
+    end, measured with `clock`; the result's own duration is the trials' sum. Once the reader of `stdout`
+    has gone (a closed pipe), nothing more is printed to it and the run carries on.
     """
 
     def __init__(
@@ -74,7 +85,7 @@ class TerminalReport:
         err = sys.stderr if stderr is None else stderr
         environ = os.environ if env is None else env
         colour = use_colour(out, environ)
-        self._console = Console(
+        self._console = _Console(
             file=out,
             force_terminal=colour,
             color_system="standard" if colour else None,
@@ -190,13 +201,17 @@ class TerminalReport:
 
     def _end(self, event: RunFinished) -> None:
         summary = Summary.of(event.results, event.duration_s)
-        failures = [result for result in event.results if result.status in (Status.FAIL, Status.ERROR)]
+        failures = [
+            (result, node_id)
+            for result, node_id in zip(event.results, case_ids(event.results), strict=True)
+            if result.status in (Status.FAIL, Status.ERROR)
+        ]
         if failures:
             if self._printed:
                 self._console.print()
             self._console.print(Text("failures:", style="bold"))
-            for result in failures:
-                node = f"{result.file}::{display_name(result, numbered=result.trial > 1)}"
+            for result, node_id in failures:
+                node = display_name(result, numbered=result.trial > 1, label=node_id)
                 self._console.print(Text.assemble("  ", self._mark(result.status), " ", self._line(node)))
             self._printed = True
         reliable = [result for result in event.results if result.trials is not None]

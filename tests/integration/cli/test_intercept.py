@@ -312,9 +312,34 @@ def test_sigterm_from_the_agent_stops_the_server_and_still_gives_the_verdict(
 
     command = intercept(misbehaving("ignore_sigterm"), path)
     _, finished = anyio.run(lambda: as_agent(command, call_then_stop, close=False))
-    assert finished.status == 0, finished.stderr
-    assert "stopped by a signal; 1 tool call recorded" in finished.stderr
+    assert finished.status == 128 + signal.SIGTERM, finished.stderr
+    assert "stopped by SIGTERM; 1 tool call recorded" in finished.stderr
+    assert "PASS  " in finished.stderr
+    assert finished.stderr.endswith("toolproof intercept: stopped by SIGTERM (exit status 143)\n")
     assert gone(finished)
+
+
+def test_an_agent_that_stops_reading_ends_the_session_and_it_is_noted(
+    trajectory: Callable[[str], Path],
+) -> None:
+    init, rest = raw_session(CALLS[:1]).split(b"\n", 1)
+    process = subprocess.Popen(
+        intercept(misbehaving(), trajectory("trajectory: [{type: presence, tools: [search]}]\n")),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    process.stdin.write(init + b"\n")
+    process.stdin.flush()
+    assert b'"result"' in process.stdout.readline()
+    process.stdout.close()  # the agent stops reading, and sends one more call
+    process.stdin.write(rest)
+    process.stdin.flush()
+    assert process.wait(timeout=EXIT_LIMIT_S) == 0
+    stderr = process.stderr.read().decode()
+    process.stdin.close()
+    process.stderr.close()
+    note = "the agent stopped reading the server's answers before it closed the session; 1 tool call recorded"
+    assert note in stderr
 
 
 @pytest.mark.parametrize("mode", ["group_child", "daemon"])

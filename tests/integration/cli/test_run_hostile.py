@@ -41,6 +41,7 @@ def test_every_misbehaviour_is_classified_and_leaves_no_process(
         "silent_init": "timeout",
         "exit_at_start": "transport",
         "exit_mid_call": "transport",
+        "exit_leaving_child": "transport",
         "bad_result": "protocol",
         "deep_nesting": "protocol",
         "ignore_sigterm": "PASS",

@@ -1,5 +1,5 @@
-"""`toolproof run` options that must not pass silently: a `-k` that selects nothing, --server / --docker given
-for cases they cannot change, and a broken document counted once."""
+"""`toolproof run` options that must not pass silently: a `-k` that selects nothing, a timeout that is not
+positive, --server / --docker given for cases they cannot change, and a broken document counted once."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from tests.integration.cli.conftest import Outcome
 from tests.integration.cli.test_run_hostile import TINY
+
+from toolproof.cli import main
 
 STDIO = f"server: {{command: {sys.executable}, args: [{TINY}]}}\n"
 ECHO = "assert: {tool: echo, args: {text: hi}, expect: {equals: hi}}\n"
@@ -25,6 +28,17 @@ def test_a_pattern_that_selects_no_case_is_a_usage_error(
     assert outcome.err == "toolproof run: -k 'gamma' selects none of the 2 cases found\n"
     assert outcome.report["results"] == []
     assert toolproof(str(suite), "-k", "alpha").status == 0
+
+
+@pytest.mark.parametrize("timeout", ["0", "0s", "-1s"])
+def test_a_timeout_that_is_not_positive_is_a_usage_error(
+    write_suite: Callable[[dict[str, str]], Path], capsys: pytest.CaptureFixture[str], timeout: str
+) -> None:
+    suite = write_suite({"one.yaml": f"name: alpha\n{STDIO}{ECHO}"})
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", str(suite), f"--timeout={timeout}"])
+    assert stopped.value.code == 2
+    assert f"argument --timeout: must be greater than 0, got '{timeout}'" in capsys.readouterr().err
 
 
 def test_server_and_docker_name_the_cases_they_do_not_apply_to(

@@ -95,6 +95,21 @@ def test_classify_treats_http_stand_ins_as_transport_only_after_an_http_error() 
     assert failure.message == "initialize: HTTP 401 Unauthorized from POST http://x/mcp"
 
 
+def test_classify_treats_a_reply_the_sdk_could_not_read_as_a_protocol_failure() -> None:
+    sdk_words = "Failed to parse SSE message: 1 validation error for union\n  Invalid JSON: x"
+    stand_in = MCPError(-32700, sdk_words)
+    bare = classify(stand_in, during="tools/call t")
+    assert (bare.kind, bare.message) == (
+        FailureKind.PROTOCOL,
+        "tools/call t: the server's reply is not JSON-RPC "
+        "(Failed to parse SSE message: 1 validation error for union Invalid JSON: x)",
+    )
+    fault = TransportFault(FailureKind.PROTOCOL, "the reply to POST http://x/mcp is not JSON-RPC (y): z")
+    assert classify(stand_in, during="initialize", fault=fault).message == f"initialize: {fault.message}"
+    sent = MCPError(-32700, "Failed to parse JSON response: yours", {"line": 1})  # the server's own error
+    assert classify(sent, during="initialize", fault=fault).kind is FailureKind.RPC_ERROR
+
+
 def test_stderr_hint_is_short() -> None:
     assert stderr_hint("") == ""
     assert len(stderr_hint(json.dumps(["x" * 1000]))) == 303

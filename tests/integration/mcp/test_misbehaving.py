@@ -3,18 +3,21 @@ process left behind."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from tests.integration.mcp.helpers import alive, misbehaving, tiny, with_fields
+from tests.integration.mcp.helpers import MISBEHAVING, alive, listening, misbehaving, tiny, with_fields
 
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
 from toolproof.mcp.session import open_session
+from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
+from toolproof.model.suite import Transport
 
 pytestmark = pytest.mark.servers
 
@@ -82,6 +85,19 @@ async def test_exit_mid_call_names_the_exit_code_and_stderr() -> None:
     )
     assert failure.stderr == "panic: database is locked\n"
     assert elapsed < 10
+
+
+async def test_exit_while_a_child_holds_stdout_is_an_exit_not_a_timeout(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pids"
+    fields = {"env": {"PID_FILE": str(pid_file)}, "request_timeout": 30.0}
+    failure, _, elapsed = await call_fails("exit_leaving_child", **fields)
+    assert failure.failure.kind is FailureKind.TRANSPORT
+    assert failure.failure.message == (
+        "tools/call t: the server exited with code 3 (stderr: panic: database is locked)"
+    )
+    assert elapsed < 10
+    (child,) = pids_in(pid_file)
+    assert not alive(child)
 
 
 async def test_exit_at_start_fails_initialize_with_the_reason() -> None:
@@ -197,3 +213,25 @@ async def test_wire_tap_sees_notifications_the_sdk_drops() -> None:
         ("notifications/message", {"level": "info", "data": "ok"}),
     ]
     assert all(0 < n.at < 10 for n in seen)
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("/json", 'not a JSON-RPC message): {"hello": "not mcp"}'),
+        ("/garbage", "Invalid JSON: expected ident at line 1 column 3): Internal thing went wrong"),
+        ("/html", "Content-Type 'text/html', not application/json or text/event-stream): <html><body>"),
+    ],
+)
+async def test_an_http_endpoint_that_is_not_mcp_is_a_protocol_failure_naming_what_it_sent(
+    path: str, reason: str
+) -> None:
+    with listening([sys.executable, str(MISBEHAVING), "not_mcp_http"]) as port:
+        url = f"http://127.0.0.1:{port}{path}"
+        with pytest.raises(RequestFailed) as caught:
+            async with open_session(ConnectSpec(transport=Transport.HTTP, url=url, request_timeout=10)):
+                pass
+    failure = caught.value.failure
+    assert failure.kind is FailureKind.PROTOCOL
+    assert failure.message.startswith(f"initialize: the reply to POST {url} is not JSON-RPC (")
+    assert reason in failure.message

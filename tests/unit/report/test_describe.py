@@ -9,6 +9,8 @@ import pytest
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.report.describe import (
+    capped,
+    case_ids,
     display_name,
     failure_lines,
     format_duration,
@@ -85,7 +87,25 @@ def test_jsonable(value: Any, expected: Any) -> None:
 
 def test_value_text() -> None:
     assert value_text("as is") == "as is"
+    assert value_text("as is", as_json=True) == '"as is"'
     assert value_text({"a": [1, "é"]}) == '{"a": [1, "é"]}'
+
+
+def test_capped_keeps_small_values_and_cuts_large_ones_saying_how_much() -> None:
+    assert capped("abc", 3) == "abc"
+    assert capped({"a": 1}, 8) == {"a": 1}
+    assert capped("abcdef", 4) == "abcd... (2 more characters)"
+    assert capped({"a": "xyz"}, 8) == '{"a": "x... (4 more characters)'
+
+
+def test_case_ids_number_same_named_cases_of_a_file_in_order() -> None:
+    results = [
+        CaseResult(name=name, file=Path(file), line=line, status=Status.PASS)
+        for file, name, line in [
+            ("f.yaml", "x", 1), ("f.yaml", "x [2]", 3), ("f.yaml", "x", 5), ("g.yaml", "x", 1)
+        ]
+    ]
+    assert case_ids(results) == ["f.yaml::x", "f.yaml::x [2]", "f.yaml::x [3]", "g.yaml::x"]
 
 
 def test_shorten() -> None:
@@ -114,6 +134,14 @@ def test_failure_lines_with_multiline_values_and_details() -> None:
         'details: {"n": 1}',
     ]
     assert failure_lines(failure, Scrubber()) == failure_lines(failure, Scrubber(), details=True)[:-1]
+
+
+def test_failure_lines_show_values_that_read_alike_as_json() -> None:
+    """A string and a number with the same digits: the lines say which is which."""
+    failure = Failure(kind=FailureKind.EXPECTATION, check="structured", message="m", expected="36", actual=36)
+    assert failure_lines(failure, Scrubber())[1:] == ['expected: "36"', "actual: 36"]
+    same = failure.model_copy(update={"actual": 37})
+    assert failure_lines(same, Scrubber())[1:] == ["expected: 36", "actual: 37"]
 
 
 def test_failure_lines_without_a_message() -> None:

@@ -12,7 +12,7 @@ from tests.unit.report.synthetic import SECRET, feed, hostile, sample
 
 from toolproof import __version__
 from toolproof.model.events import CaseFinished, RunStarted
-from toolproof.model.result import CaseResult, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.report.json_report import JsonReport
 
 
@@ -59,6 +59,32 @@ def test_document_shape(tmp_path: Path) -> None:
     assert document["results"][2]["failure"] is None
     assert document["results"][2]["reason"] == "env var TOKEN not set"
     assert document["results"][3]["failure"]["details"] == {"code": -32602}
+
+
+def test_node_ids_are_unique_per_case_and_shared_by_its_trials() -> None:
+    same = CaseResult(name="same", file=Path("d/a.yaml"), line=1, status=Status.PASS)
+    results = [
+        same,
+        same.model_copy(update={"trial": 2}),
+        same.model_copy(update={"line": 5}),
+        same.model_copy(update={"line": 5, "trial": 2}),
+        same.model_copy(update={"file": Path("d/b.yaml")}),
+    ]
+    stdout = io.StringIO()
+    feed(JsonReport("-", stdout=stdout), results)
+    assert [entry["node_id"] for entry in json.loads(stdout.getvalue())["results"]] == [
+        "d/a.yaml::same", "d/a.yaml::same", "d/a.yaml::same [2]", "d/a.yaml::same [2]", "d/b.yaml::same",
+    ]
+
+
+def test_a_huge_value_is_cut_with_a_note_of_its_size() -> None:
+    failure = Failure(kind=FailureKind.EXPECTATION, message="m", expected=["x"], actual="y" * (3 << 20))
+    stdout = io.StringIO()
+    result = CaseResult(name="n", file=Path("f"), status=Status.FAIL, failure=failure)
+    feed(JsonReport("-", stdout=stdout), [result])
+    reported = json.loads(stdout.getvalue())["results"][0]["failure"]
+    assert reported["expected"] == ["x"]
+    assert reported["actual"] == "y" * (64 << 10) + f"... ({(3 << 20) - (64 << 10)} more characters)"
 
 
 def test_nothing_is_written_before_the_run_finishes(tmp_path: Path) -> None:

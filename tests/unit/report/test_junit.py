@@ -55,7 +55,7 @@ def test_testcases() -> None:
     root = ET.fromstring(_render(sample()))
     passed, failed, skipped, errored = root.iter("testcase")
     assert passed.attrib == {
-        "classname": "suites.time",
+        "classname": "suites/time",
         "name": "get time",
         "file": "suites/time.yaml",
         "line": "3",
@@ -80,7 +80,7 @@ def test_testcases() -> None:
 
     skip = skipped.find("skipped")
     assert skip is not None and skip.attrib == {"message": "env var TOKEN not set"}
-    assert skipped.attrib["classname"] == "suites.auth"
+    assert skipped.attrib["classname"] == "suites/auth"
 
     error = errored.find("error")
     assert error is not None
@@ -106,7 +106,39 @@ def test_classname_of_absolute_and_dotted_paths() -> None:
         CaseResult(name="n", file=Path("./here.yaml"), status=Status.PASS),
     ]
     classnames = [case.attrib["classname"] for case in ET.fromstring(_render(results)).iter("testcase")]
-    assert classnames == ["abs.suite.v2", "here"]
+    assert classnames == ["abs/suite.v2", "here"]
+
+
+def test_every_testcase_has_its_own_classname_and_name() -> None:
+    """Same-named cases in one file are numbered; `a/b.yaml` and `a.b.yaml` are different classes."""
+    results = [
+        CaseResult(name=name, file=Path(file), line=line, status=Status.PASS)
+        for file in ("dup/a/b.yaml", "dup/a.b.yaml")
+        for name, line in (("same", 1), ("same", 4), ("same [2]", 7))
+    ]
+    assert _ids(results) == [
+        ("dup/a/b", "same"), ("dup/a/b", "same [3]"), ("dup/a/b", "same [2]"),
+        ("dup/a.b", "same"), ("dup/a.b", "same [3]"), ("dup/a.b", "same [2]"),
+    ]
+
+
+def test_files_of_one_class_still_get_unique_names() -> None:
+    results = [CaseResult(name="n", file=Path(f"s.{ext}"), status=Status.PASS) for ext in ("yaml", "yml")]
+    assert _ids(results) == [("s", "n"), ("s", "n [2]")]
+
+
+def _ids(results: list[CaseResult]) -> list[tuple[str, str]]:
+    """(classname, name) of every testcase."""
+    cases = ET.fromstring(_render(results)).iter("testcase")
+    return [(case.attrib["classname"], case.attrib["name"]) for case in cases]
+
+
+def test_a_huge_value_is_cut_with_a_note_of_its_size() -> None:
+    failure = Failure(kind=FailureKind.EXPECTATION, message="m", actual="y" * (3 << 20))
+    result = CaseResult(name="n", file=Path("f.yaml"), status=Status.FAIL, failure=failure)
+    text = ET.fromstring(_render([result])).findtext("testsuite/testcase/failure") or ""
+    assert f"actual: {'y' * (64 << 10)}... ({(3 << 20) - (64 << 10)} more characters)\n" in text
+    assert len(text) < 70_000
 
 
 def test_failure_without_detail_still_has_a_message() -> None:

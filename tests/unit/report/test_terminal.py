@@ -213,3 +213,24 @@ def test_hostile_server_text_is_stripped_and_secrets_masked(env: dict[str, str])
     assert SECRET not in out + err
     assert "***" in out
     assert "pwned" not in out  # the OSC title payload goes with its sequence
+
+
+def test_the_failures_list_tells_same_named_cases_apart() -> None:
+    results = [result("same", Status.FAIL, line=line) for line in (1, 5)]
+    out, _ = run(results, verbosity=Verbosity.QUIET)
+    assert "failures:\n  FAIL  s.yaml::same\n  FAIL  s.yaml::same [2]\n" in out
+
+
+class ClosedPipe(io.StringIO):
+    """A stdout whose reader has gone (`| head -1`) after the first write."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue():
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_a_reader_that_goes_away_ends_the_printing_quietly() -> None:
+    out = ClosedPipe()
+    run([result(name) for name in "abc"], stdout=out, order=[0, 1, 2])
+    assert out.getvalue() == "PASS  a  0ms\n"

@@ -6,14 +6,16 @@ unchanged; the recorder only reads along. An agent's request is recorded before 
 response can never be seen first.
 
 When the agent closes our stdin, the server's stdin is closed, and the server may finish as it would
-without the proxy. The session ends when the server's stdout closes (it exited), when the agent stops
-reading our stdout, when the timeout fires, or on SIGTERM, SIGINT or SIGHUP (an agent that gives up on a
-server that does not exit sends one). Then the server and everything it started are stopped.
+without the proxy. The session ends when the server exits (its stdout closes, or it exited while a child
+of it holds its stdout), when the agent stops reading our stdout, when the timeout fires, or on SIGTERM,
+SIGINT or SIGHUP (an agent that gives up on a server that does not exit sends one). Then the server and
+everything it started are stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,11 +29,12 @@ from toolproof.mcp.signals import cancelled_by_signals
 from toolproof.sources.intercept.recorder import CallRecorder, RecordedCall
 
 READ_CHUNK = 64 * 1024
-EXIT_DRAIN_S = 0.5
 STOP_GRACE_S = 0.5
 TERM_GRACE_S = 0.5
 
-Ending = Literal["agent", "server", "timeout", "signal"]
+Ending = Literal["agent", "server", "unread", "timeout", "signal"]
+"""Who ended the session: the agent closing it, the server exiting, the agent no longer reading ("unread"),
+the timeout, or a stop signal."""
 
 
 class ByteSource(Protocol):
@@ -48,13 +51,15 @@ class ByteSink(Protocol):
 
 @dataclass(frozen=True)
 class Interception:
-    """What a proxied session recorded and how it ended (`server_exit`: e.g. "exited with code 3")."""
+    """What a proxied session recorded and how it ended (`server_exit`: e.g. "exited with code 3";
+    `stop_signal`: the signal that ended it, if one did)."""
 
     calls: list[RecordedCall]
     ending: Ending
     server_exit: str
     duration_s: float
     timeout_s: float | None = None
+    stop_signal: signal.Signals | None = None
 
     def note(self) -> str | None:
         """What a person should know about a session that did not end with the agent closing it."""
@@ -62,8 +67,10 @@ class Interception:
         recorded = f"{count} tool call{'' if count == 1 else 's'} recorded"
         if self.ending == "timeout":
             return f"the session timed out after {self.timeout_s:g}s; {recorded}"
-        if self.ending == "signal":
-            return f"stopped by a signal; {recorded}"
+        if self.stop_signal is not None:
+            return f"stopped by {self.stop_signal.name}; {recorded}"
+        if self.ending == "unread":
+            return f"the agent stopped reading the server's answers before it closed the session; {recorded}"
         if self.ending == "server":
             return f"the server {self.server_exit} before the agent closed the session; {recorded}"
         return None
@@ -87,10 +94,12 @@ async def intercept(
         command[0], command[1:], env, None,
         stop_grace=STOP_GRACE_S, term_grace=TERM_GRACE_S, inherit_stderr=True,
     ) as server:
-        ending = await _Proxy(server, agent_in, agent_out, recorder).run(timeout_s)
+        proxy = _Proxy(server, agent_in, agent_out, recorder)
+        ending = await proxy.run(timeout_s)
     recorder.close()
     duration = time.perf_counter() - started
-    return Interception(recorder.calls, ending, server.exit_description(), duration, timeout_s)
+    server_exit = server.exit_description()
+    return Interception(recorder.calls, ending, server_exit, duration, timeout_s, proxy.stop_signal)
 
 
 class _Proxy:
@@ -101,6 +110,7 @@ class _Proxy:
         self._agent_closed = False
         self._ending: Ending | None = None
         self._scope = anyio.CancelScope()
+        self.stop_signal: signal.Signals | None = None
 
     async def run(self, timeout_s: float | None) -> Ending:
         with anyio.move_on_after(timeout_s), self._scope:
@@ -109,6 +119,7 @@ class _Proxy:
                 tasks.start_soon(self._downstream)
                 tasks.start_soon(self._watch_exit)
             if caught.signal is not None:
+                self.stop_signal = caught.signal
                 self._end("signal")
         return self._ending or "timeout"
 
@@ -146,7 +157,7 @@ class _Proxy:
                 try:
                     await self._out.send(chunk)
                 except OSError:
-                    self._end("agent")
+                    self._end("unread")
                     return
                 self._recorder.from_server(chunk)
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -154,6 +165,5 @@ class _Proxy:
 
     async def _watch_exit(self) -> None:
         """A server that exited while a child of its still holds its stdout ends the session too."""
-        await self._server.process.wait()
-        await anyio.sleep(EXIT_DRAIN_S)
+        await self._server.exited()
         self._end(self._closed_by())
