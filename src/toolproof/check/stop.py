@@ -4,8 +4,6 @@ observed live and for that run read back from a saved trace. Pure."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.transcript import Transcript
 
@@ -33,8 +31,7 @@ def with_recorded_stop(run: Transcript, stop: Failure | None) -> Transcript:
     back reaches the same verdict; unchanged when there is none or the run records its own."""
     if stop is None or "stop" in run.metadata:
         return run
-    record: dict[str, Any] = {"reason": stop.check or stop.kind.value, "kind": stop.kind.value}
-    record["message"] = stop.message
+    record = {"reason": stop.check or stop.kind.value, "kind": stop.kind.value, "message": stop.message}
     return run.model_copy(update={"metadata": {**run.metadata, "stop": record}})
 
 
