@@ -17,7 +17,7 @@ from toolproof.load.errors import LoadError, default_case_name
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.suite import Case, SourceRef, go_string
+from toolproof.model.suite import Case, SourceRef, go_string, one_or_many
 
 BLOCKS = (
     "trajectory",
@@ -36,7 +36,10 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 """TrajectoryBlock fields and the top-level keys they are written as."""
 
 KEYS = frozenset(
-    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", *BLOCKS, *TRAJECTORY_KEYS.values()}
+    {
+        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks",
+        *BLOCKS, *TRAJECTORY_KEYS.values(),
+    }
 )
 
 _DETECT = frozenset({"server", "setup", *BLOCKS})
@@ -120,6 +123,7 @@ def load(document: Document) -> list[Case | LoadError]:
         "server": server,
         "setup": data.get("setup"),
         "skip": data.get("skip"),
+        "snapshot_masks": one_or_many(data.get("snapshot_masks")),
     }
     try:
         case = Case.model_validate(drop_null_fields(fields, Case))

@@ -328,6 +328,7 @@ class Case(Strict):
     timeout: float | None = None
     skip: bool = False
     skip_unless_env: str | None = None
+    snapshot_masks: list[str] = Field(default_factory=list)  # toolproof's own: patterns `snapshot` ignores
 
     @property
     def node_id(self) -> str:

@@ -63,11 +63,17 @@ def skip_reason(case: Case, environ: Mapping[str, str]) -> str | None:
 
 
 async def execute_case(
-    case: Case, options: ServerOptions, *, trial: int = 1, on_answered: Callable[[], None] = lambda: None
+    case: Case,
+    options: ServerOptions,
+    *,
+    trial: int = 1,
+    on_answered: Callable[[], None] = lambda: None,
+    on_observed: Callable[[Observation], None] = lambda observation: None,
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
-    `on_answered` is called once the request has been answered, before the server is shut down.
+    `on_answered` is called once the request has been answered, before the server is shut down;
+    `on_observed` with what came back, before it is checked.
     """
     started = time.perf_counter()
 
@@ -116,6 +122,7 @@ async def execute_case(
         except _SetupFailed as error:
             return verdict(Status.FAIL, error.failure, stderr=run.stderr(), phases=run.phases.seconds)
         run.phases.lap("stop", "done")
+        on_observed(observation)
         failure = check_block(case.block, run.expect, observation)
     return verdict(
         Status.FAIL if failure else Status.PASS,
