@@ -31,8 +31,11 @@ class Difference:
     field: str
     before: Any
     after: Any
+    note: str = ""  # said instead of the values, when set
 
     def render(self) -> str:
+        if self.note:
+            return f"{self.field}: {self.note}"
         if self.before is ABSENT:
             return f"{self.field}: added {_show(self.after)}"
         if self.after is ABSENT:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolproof.author.diff import Difference, child, render, text_differences, tree_differences
+from toolproof.author.diff import ABSENT, Difference, child, render, text_differences, tree_differences
 from toolproof.author.listing import list_server, server_label
 from toolproof.author.masks import MaskError, check_pattern, mask
 from toolproof.author.snapshot_file import SnapshotEntry, SnapshotFile, ToolList, checksum, entry
@@ -81,12 +81,12 @@ def tool_differences(saved: list[dict[str, Any]], live: list[dict[str, Any]]) ->
     found: list[Difference] = []
     for name, tool in before.items():
         if name not in after:
-            found.append(Difference(f"tool {name}", "listed", "not listed"))
+            found.append(Difference(f"tool {name}", tool, ABSENT, "removed (no longer listed)"))
             continue
         for key in SCHEMA_KEYS:
             here = child(child("$", name), key)
             found.extend(tree_differences(tool.get(key), after[name].get(key), here))
-    found.extend(Difference(f"tool {name}", "not listed", "listed") for name in after if name not in before)
+    found.extend(Difference(f"tool {name}", ABSENT, after[name], "added") for name in after if name not in before)
     return found
 
 
@@ -172,6 +172,9 @@ class _Snapshotter:
         if self.update:
             self.tool_lists[check.label] = listing.tools
             return verdict(Status.PASS)
+        if saved is None and self.saved_file.snapshots is not None and self.saved_file.tool_lists is None:
+            return verdict(Status.SKIP).model_copy(update={"reason": "the snapshot file records no tools/list "
+                                                          "(mcp-assert writes none); --update adds it"})
         if saved is None:
             return verdict(Status.FAIL, Failure(kind=FailureKind.EXPECTATION, check="snapshot",
                                                 message=f"no tools/list recorded; {UPDATE_HINT}"))
