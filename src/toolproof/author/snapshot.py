@@ -86,7 +86,8 @@ def tool_differences(saved: list[dict[str, Any]], live: list[dict[str, Any]]) ->
         for key in SCHEMA_KEYS:
             here = child(child("$", name), key)
             found.extend(tree_differences(tool.get(key), after[name].get(key), here))
-    found.extend(Difference(f"tool {name}", ABSENT, after[name], "added") for name in after if name not in before)
+    added = [name for name in after if name not in before]
+    found.extend(Difference(f"tool {name}", ABSENT, after[name], "added") for name in added)
     return found
 
 
@@ -173,8 +174,8 @@ class _Snapshotter:
             self.tool_lists[check.label] = listing.tools
             return verdict(Status.PASS)
         if saved is None and self.saved_file.snapshots is not None and self.saved_file.tool_lists is None:
-            return verdict(Status.SKIP).model_copy(update={"reason": "the snapshot file records no tools/list "
-                                                          "(mcp-assert writes none); --update adds it"})
+            reason = "the snapshot file records no tools/list (mcp-assert writes none); --update adds it"
+            return verdict(Status.SKIP).model_copy(update={"reason": reason})
         if saved is None:
             return verdict(Status.FAIL, Failure(kind=FailureKind.EXPECTATION, check="snapshot",
                                                 message=f"no tools/list recorded; {UPDATE_HINT}"))

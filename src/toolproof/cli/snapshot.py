@@ -28,11 +28,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="record golden answers, or compare each case's answer with the recorded one",
         description="Compare every case's answer (and each server's tools/list) with <suite>/.snapshots.json "
         "(mcp-assert's file), masking dates, UUIDs, hex ids, temporary paths and the case's snapshot_masks. "
-        "Exit status: 0 all matched (or recorded), 1 an answer differs or has no snapshot, 2 a case could not "
-        "run, or a usage or load error.",
+        "Exit status: 0 all matched (or recorded), 1 an answer differs or has no snapshot, 2 a case could "
+        "not run, or a usage or load error.",
     )
     add_suite_options(parser)
-    add_server_options(parser, server_help="override every case's server: a command, or a URL with --transport")
+    add_server_options(parser, server_help="override every case's server: a command, or a URL (--transport)")
     parser.add_argument("--update", action="store_true", help="record the answers instead of comparing them")
     parser.add_argument("--output", type=Path, metavar="FILE",
                         help="the snapshot file (default: .snapshots.json in the first suite directory)")
