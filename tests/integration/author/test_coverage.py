@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.integration.author.conftest import NOTES, Toolproof, python_server, write
 
 pytestmark = pytest.mark.servers
@@ -18,7 +17,8 @@ def test_server_everything_tools_and_arguments(tmp_path: Path, toolproof: Toolpr
         "sum.yaml": "name: sum\nassert: {tool: get-sum, args: {a: 1}}\n",
         "sum2.yaml": "name: sum again\nassert: {tool: get-sum, args: {a: 1, b: 2}}\n",
         "skipped.yaml": "name: skipped\nskip: true\nassert: {tool: get-env}\n",
-        "setup.yaml": "name: setup\nsetup: [{tool: get-tiny-image}]\nassert: {tool: echo, args: {message: x}}\n",
+        "setup.yaml": "name: setup\nsetup: [{tool: get-tiny-image}]\n"
+                      "assert: {tool: echo, args: {message: x}}\n",
         "ghost.yaml": "name: ghost\nassert: {tool: no-such-tool}\n",
     })
     out = tmp_path / "coverage.json"

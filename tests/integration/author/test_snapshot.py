@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from tests.integration.author.conftest import Toolproof, python_server, write
 
 pytestmark = pytest.mark.servers

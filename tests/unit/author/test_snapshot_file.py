@@ -51,5 +51,5 @@ def test_missing_file_is_empty_and_broken_file_names_its_line(tmp_path: Path) ->
     with pytest.raises(SnapshotFileError, match=r"\.snapshots\.json:2:\d+: not JSON"):
         read_snapshots(path)
     path.write_text('{"snapshots": [{"tool": "x"}]}')
-    with pytest.raises(SnapshotFileError, match="snapshots.0.name"):
+    with pytest.raises(SnapshotFileError, match=r"snapshots\.0\.name"):
         read_snapshots(path)
