@@ -1,5 +1,5 @@
-"""Volatile values in a server's answer (dates, UUIDs, hex ids, temporary paths), replaced by placeholders so
-that two answers that differ only there compare equal.
+"""Volatile values in a server's answer (dates and weekdays, UUIDs, hex ids, temporary paths), replaced by
+placeholders so that two answers that differ only there compare equal.
 
 Built-in masks cover the common cases; a case adds its own patterns (Python `regex` syntax) under
 `snapshot_masks:`. Every pattern runs with a time bound, so a pattern from a file cannot hang a run.
@@ -40,6 +40,13 @@ BUILTIN_MASKS: tuple[Mask, ...] = (
         "datetime",
         r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b",
     ),
+    Mask(
+        "date",
+        r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? (?:\d{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+        r"(?: \d{1,2})?,? \d{4}\b",
+    ),
+    Mask("time", r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"),
+    Mask("weekday", r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b"),
     Mask("uuid", r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b"),
     Mask("hex", r"\b(?:0x)?(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"),
     Mask("hex", r"\b(?:0x)?(?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{12,}\b"),
