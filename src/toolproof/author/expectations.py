@@ -3,8 +3,9 @@
 Pure: from the observations of one request made twice (each on a fresh server), the `expect:` mapping of a
 case that passes against that server. A JSON answer gets `json_path` checks on its stable leaves, shallow
 ones first; other text gets `contains` checks on its stable lines; an answer with nothing stable to check
-gets `not_empty`. Nothing that holds a secret is asserted (it would be written into the suite). A value counts as volatile when it differs between the two calls or matches a built-in mask
-(a date, a UUID, a hex id, a temporary path).
+gets `not_empty`. A value counts as volatile when it differs between the two calls or matches a built-in
+mask (a date, a time, a UUID, a hex id, a temporary path). Nothing that holds a secret is asserted (it would
+be written into the suite).
 """
 
 from __future__ import annotations

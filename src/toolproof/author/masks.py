@@ -42,8 +42,8 @@ BUILTIN_MASKS: tuple[Mask, ...] = (
     ),
     Mask(
         "date",
-        r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? (?:\d{1,2} )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-        r"(?: \d{1,2})?,? \d{4}\b",
+        r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? (?:\d{1,2} )?"
+        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?: \d{1,2})?,? \d{4}\b",
     ),
     Mask("time", r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"),
     Mask("weekday", r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b"),
