@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from toolproof import __version__
 
-COMMANDS = ("run", "check", "intercept", "eval", "snapshot", "coverage", "generate", "init")
+COMMANDS = ("run", "check", "intercept", "eval", "snapshot", "coverage", "generate", "init", "matrix")
 
 
 def build_parser() -> argparse.ArgumentParser:
