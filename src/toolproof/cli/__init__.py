@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from toolproof import __version__
 
-COMMANDS = ("run", "check", "intercept", "eval", "snapshot", "coverage", "generate", "init", "matrix")
+COMMANDS = ("run", "check", "intercept", "eval")
+AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (*COMMANDS, *AUTHORING):
         module = __import__(f"toolproof.cli.{name}", fromlist=["register"])
         module.register(commands)
     return parser
