@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
-
 from tests.integration.author.conftest import Toolproof
 
 pytestmark = pytest.mark.servers
