@@ -25,7 +25,7 @@ from toolproof import __version__
 from toolproof.author.expectations import expectations
 from toolproof.author.listing import Listing, list_server, server_label
 from toolproof.model.observation import Observation
-from toolproof.model.result import CaseResult
+from toolproof.model.result import CaseResult, Failure
 from toolproof.model.suite import (
     AssertBlock,
     Block,
@@ -150,21 +150,21 @@ def drafts(listing: Listing, server: ServerConfig, output: Path, options: Server
 
 async def observe(drafts: Sequence[Draft], options: ServerOptions, jobs: int) -> list[Draft]:
     """Each draft that is not skipped, made CALLS times, with expectations from the answers; a draft whose
-    request failed comes back skipped, with the reason."""
+    request failed comes back skipped, with the reason. The requests are made in rounds (all of them, then all
+    again), so that on a server whose state they share a value that another request changed is left out."""
     runnable = [draft for draft in drafts if not draft.skipped]
     secrets = run_secrets([draft.case.server for draft in runnable], options.environ)
     seen: dict[int, list[Observation]] = {index: [] for index in range(len(runnable))}
-    work = [(index, call) for index in range(len(runnable)) for call in range(CALLS)]
 
-    async def execute(item: tuple[int, int], slot: Slot) -> CaseResult:
-        index, _ = item
+    async def execute(index: int, slot: Slot) -> CaseResult:
         return await execute_case(runnable[index].case, options, on_answered=slot.release,
                                   on_observed=seen[index].append)
 
-    results = await run_all(work, execute, lambda item: runnable[item[0]].case.name, jobs=jobs,
-                            sink=Broadcast([]), title="toolproof generate")
-    paired = zip(work, results, strict=True)
-    failed = {index: result.failure for (index, _), result in paired if result.failure}
+    failed: dict[int, Failure] = {}
+    for _ in range(CALLS):  # every request once, then all again: a change one request makes shows in the next
+        results = await run_all(range(len(runnable)), execute, lambda index: runnable[index].case.name,
+                                jobs=jobs, sink=Broadcast([]), title="toolproof generate")
+        failed.update((index, result.failure) for index, result in enumerate(results) if result.failure)
     done: dict[int, Draft] = {}
     for index, draft in enumerate(runnable):
         if len(seen[index]) < CALLS:

@@ -84,6 +84,12 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
         return fail(command, Exception(clean(error.failure.message)))
     except OSError as error:
         return fail(command, error)
+    from toolproof.report.sanitize import secret_values
+
+    if secret_values({}, server.headers):
+        print(f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
+              "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
+              file=sys.stderr)
     listing = done.listing
     print(f"{len(listing.tools)} tools, {len(listing.resources)} resources, {len(listing.prompts)} prompts; "
           f"{len(done.written)} files written to {output}, {len(done.kept)} left as they were")

@@ -56,6 +56,7 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
     from toolproof.author.snapshot_file import read_snapshots, render_snapshots, snapshot_path
     from toolproof.cli.author_options import load_items, server_options
     from toolproof.model.result import Status
+    from toolproof.report.sanitize import clean
     from toolproof.report.sinks import Broadcast, write_atomic
 
     done = run_generate(args, directory, "init")
@@ -74,7 +75,7 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
     print(f"snapshots: {len(taken.snapshots.snapshots or [])} recorded in {file}")
     for result in missed:
         message = result.failure.message if result.failure else ""
-        print(f"  not recorded: {result.name}: {message}")
+        print(clean(f"  not recorded: {result.name}: {message}"))
     fixture = f" --fixture {args.fixture}" if args.fixture else ""
     print(f"next: toolproof run {directory}{fixture}    (and later: toolproof snapshot {directory}{fixture})")
     return 1 if missed else 0

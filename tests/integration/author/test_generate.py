@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
-from tests.integration.author.conftest import Toolproof
+from tests.integration.author.conftest import NOTES, Toolproof
+from tests.integration.mcp.helpers import listening
 
 pytestmark = pytest.mark.servers
 
@@ -100,3 +102,23 @@ def test_a_server_that_cannot_start_is_exit_2(tmp_path: Path, toolproof: Toolpro
     assert outcome.status == 2
     assert "command not found" in outcome.err
     assert toolproof("generate", str(tmp_path / "out")).status == 2  # no --server
+
+
+def test_generate_over_streamable_http(tmp_path: Path, toolproof: Toolproof) -> None:
+    out = tmp_path / "notes"
+    with listening([sys.executable, str(NOTES), "--transport", "streamable-http"]) as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        made = toolproof("generate", "--server", url, "--transport", "http", "--headers", "X-Team=qa",
+                         "--output", str(out))
+        assert made.status == 0, made.err
+        written = cases(out)
+        assert written["list_notes.yaml"]["server"] == {"transport": "http", "url": url,
+                                                        "headers": {"X-Team": "qa"}}
+        assert written["delete_note.yaml"]["skip"] is True
+        assert "prompt-review.yaml" in written
+        ran = toolproof("run", str(out), report=True)
+        assert ran.status == 0, ran.out
+        assert list(ran.verdicts().values()).count("PASS") >= 5
+        loud = toolproof("generate", "--server", url, "--transport", "http", "--headers",
+                         "Authorization=Bearer abcdefghijklmnop", "--output", str(tmp_path / "other"))
+        assert "looks like a secret" in loud.err
