@@ -7,6 +7,7 @@ Each server also gets a `tools/list` verdict: tools added, removed, or whose sch
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,11 +68,41 @@ def mask_problem(case: Case) -> Failure | None:
 
 
 def answer_differences(saved: SnapshotEntry, live: SnapshotEntry, masks: Sequence[str]) -> list[Difference]:
-    """How the live answer differs from the saved one once volatile values are masked on both sides."""
+    """How the live answer differs from the saved one once volatile values are masked on both sides.
+
+    JSON answers are compared field by field, a field counting as changed only when it still differs with the
+    masks applied to it as `"key": value`; other answers (and JSON whose masked text is the only place the
+    change shows) line by line, masked.
+    """
     found = [] if saved.is_error == live.is_error else [Difference("is_error", saved.is_error, live.is_error)]
-    if checksum(saved.text) != live.checksum:
-        found.extend(text_differences(mask(saved.text, masks), mask(live.text, masks)))
-    return found
+    if checksum(saved.text) == live.checksum:
+        return found
+    before, after = mask(saved.text, masks), mask(live.text, masks)
+    if before == after:
+        return found
+    old, new = _tree(saved.text), _tree(live.text)
+    fields = [] if old is None or new is None else [
+        item for item in tree_differences(old, new) if _masked_member(item, item.before, masks) !=
+        _masked_member(item, item.after, masks)
+    ]
+    return [*found, *(fields or text_differences(before, after))]
+
+
+def _tree(text: str) -> Any:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict | list) else None
+
+
+def _masked_member(item: Difference, value: Any, masks: Sequence[str]) -> str:
+    """The value as an object member (`"key": value`, so a mask written for that key applies), masked."""
+    if value is ABSENT:
+        return "\0absent"
+    key = item.field.rsplit(".", 1)[-1] if not item.field.endswith("]") else ""
+    rendered = json.dumps(value, ensure_ascii=False)
+    return mask(f'"{key}": {rendered}' if key else rendered, masks)
 
 
 def tool_differences(saved: list[dict[str, Any]], live: list[dict[str, Any]]) -> list[Difference]:

@@ -70,7 +70,7 @@ def test_volatile_values_are_masked_on_mcp_server_time(tmp_path: Path, toolproof
         "masked.yaml": """\
             name: current time with a user mask
             server: {command: mcp-server-time}
-            snapshot_masks: ['(?<="day_of_week": ")\\w+']
+            snapshot_masks: ['(?<="is_dst": )\\w+']
             assert: {tool: get_current_time, args: {timezone: Europe/Paris}}
             """,
     })
@@ -79,7 +79,8 @@ def test_volatile_values_are_masked_on_mcp_server_time(tmp_path: Path, toolproof
     utc, paris = (next(item for item in saved["snapshots"] if item["name"] == name)
                   for name in ("current time in UTC", "current time with a user mask"))
     utc["text"] = utc["text"].replace(json.loads(utc["text"])["datetime"], "2001-02-03T04:05:06+00:00")
-    paris["text"] = paris["text"].replace(json.loads(paris["text"])["day_of_week"], "Caturday")
+    paris["text"] = paris["text"].replace(json.loads(paris["text"])["day_of_week"], "Sunday")  # built-in
+    paris["text"] = paris["text"].replace('"is_dst": false', '"is_dst": true')  # the case's own mask
     (suite / ".snapshots.json").write_text(json.dumps(saved))
     outcome = toolproof("snapshot", str(suite), report=True)
     assert outcome.status == 0, outcome.out
