@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.integration.author.conftest import python_server, tiny_copy, write
+from tests.integration.author.conftest import python_server, write
 
 pytestmark = pytest.mark.servers
-_ = tiny_copy  # the fixture, imported for pytest
 WAIT_S = 60.0
 
 
