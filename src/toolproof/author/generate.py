@@ -48,6 +48,7 @@ from toolproof.sources.server import execute_case
 MAX_RESOURCES = 25
 CALLS = 2
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+_TEMPLATE_VARIABLE = re.compile(r"\{([^{}]*)\}")
 _PATH_NAMES = ("path", "file", "dir", "directory", "root", "folder")
 _DIRECTORY_WORDS = ("director", "folder", "tree", "search", "list")
 
@@ -113,13 +114,20 @@ def arguments_for(tool: Mapping[str, Any], fixture: Path | None) -> dict[str, An
     return {name: _in_fixture(value, name, wants_directory, files) for name, value in arguments.items()}
 
 
+def _template_value(expression: str) -> str:
+    """A value for one `{...}` of a URI template: the first variable's name suggests it (`id` -> 1)."""
+    name = expression.lstrip("+#./;?&").split(",")[0].split(":")[0].rstrip("*")
+    return str(schema_value({"type": "string"}, name=name))
+
+
 def _case(name: str, file: Path, server: ServerConfig, block: Block) -> Case:
     return Case(name=name, source=SourceRef(file=file), server=server, block=block)
 
 
 def drafts(listing: Listing, server: ServerConfig, output: Path, options: ServerOptions,
            include_writes: bool) -> list[Draft]:
-    """One draft per tool, static resource (at most MAX_RESOURCES) and prompt, in the server's order."""
+    """One draft per tool, resource, resource template (its variables filled from their names; at most
+    MAX_RESOURCES of each) and prompt, in the server's order."""
     found: list[Draft] = []
     for tool in listing.tools:
         name = str(tool.get("name"))
@@ -134,6 +142,11 @@ def drafts(listing: Listing, server: ServerConfig, output: Path, options: Server
     for resource in listing.resources[:MAX_RESOURCES]:
         uri = str(resource.get("uri"))
         file = file_name("resource-", str(resource.get("name") or uri))
+        found.append(Draft(file, _case(f"read {uri}", output / file, server, ResourcesBlock(read=uri))))
+    for template in listing.templates[:MAX_RESOURCES]:
+        pattern = str(template.get("uriTemplate"))
+        uri = _TEMPLATE_VARIABLE.sub(lambda match: _template_value(match.group(1)), pattern)
+        file = file_name("resource-", str(template.get("name") or pattern))
         found.append(Draft(file, _case(f"read {uri}", output / file, server, ResourcesBlock(read=uri))))
     for prompt in listing.prompts:
         name = str(prompt.get("name"))
