@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,28 @@ def test_a_server_that_cannot_start_is_exit_2(tmp_path: Path, toolproof: Toolpro
     outcome = toolproof("coverage", str(suite), "--server", "no-such-server-command")
     assert outcome.status == 2
     assert "toolproof coverage:" in outcome.err
+
+
+@pytest.mark.parity
+def test_same_numbers_as_mcp_assert(tmp_path: Path, toolproof: Toolproof) -> None:
+    suite = write(tmp_path / "suite", {
+        "echo.yaml": "name: echo\nserver: {command: mcp-server-everything}\n"
+                     "assert: {tool: echo, args: {message: hi}}\n",
+        "sum.yaml": "name: sum\nserver: {command: mcp-server-everything}\n"
+                    "assert: {tool: get-sum, args: {a: 1}}\n",
+        "sum2.yaml": "name: sum 2\nserver: {command: mcp-server-everything}\nassert: {tool: get-sum}\n",
+    })
+    theirs_file, ours_file = tmp_path / "theirs.json", tmp_path / "ours.json"
+    theirs_run = subprocess.run(
+        ["mcp-assert", "coverage", "--suite", str(suite), "--server", "mcp-server-everything",
+         "--coverage-json", str(theirs_file)], capture_output=True, text=True, timeout=60,
+    )
+    assert theirs_run.returncode == 0, theirs_run.stderr
+    ours_run = toolproof("coverage", "--suite", str(suite), "--server", "mcp-server-everything",
+                         "--coverage-json", str(ours_file))
+    assert ours_run.status == 0, ours_run.err
+    theirs, ours = json.loads(theirs_file.read_text()), json.loads(ours_file.read_text())
+    for key in ("total", "covered", "percentage", "uncovered_tools"):
+        assert ours[key] == theirs[key], key
+    assert [{"name": t["name"], "assertions": t["assertions"]} for t in ours["covered_tools"]] == theirs[
+        "covered_tools"]
