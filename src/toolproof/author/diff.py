@@ -88,7 +88,8 @@ def _is_list(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, str)
 
 
-def _as_tree(text: str) -> Any:
+def as_tree(text: str) -> Any:
+    """The text as a JSON object or array, or None."""
     try:
         value = json.loads(text)
     except ValueError:
@@ -100,7 +101,7 @@ def text_differences(before: str, after: str) -> list[Difference]:
     """How `after` differs from `before`: by JSON field when both are JSON objects or arrays, else by line."""
     if before == after:
         return []
-    old, new = _as_tree(before), _as_tree(after)
+    old, new = as_tree(before), as_tree(after)
     if old is not None and new is not None:
         return tree_differences(old, new)
     old_lines, new_lines = before.splitlines(), after.splitlines()

@@ -10,11 +10,11 @@ be written into the suite).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
+from toolproof.author.diff import as_tree
 from toolproof.author.masks import is_volatile
 from toolproof.check.dotpath import Segment, render_path
 from toolproof.model.observation import Observation
@@ -24,14 +24,6 @@ MAX_LINES = 3
 MIN_LINE_CHARS = 3
 MAX_VALUE_CHARS = 200
 _ADDRESSABLE_KEY = re.compile(r"[^.\[\]\s]+")
-
-
-def _document(text: str) -> Any:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict | list) else None
 
 
 def _leaves(value: Any) -> Iterator[tuple[tuple[Segment, ...], Any]]:
@@ -77,7 +69,7 @@ _MISSING = object()
 
 def json_paths(first: str, second: str, secrets: Collection[str] = ()) -> dict[str, Any]:
     """`json_path` checks for the leaves of a JSON answer that both calls gave alike."""
-    document, again = _document(first), _document(second)
+    document, again = as_tree(first), as_tree(second)
     if document is None or again is None:
         return {}
     paths: dict[str, Any] = {}
@@ -112,7 +104,7 @@ def expectations(
     if paths:
         expect["json_path"] = paths
         return expect
-    lines = [] if _document(first.text) is not None else stable_lines(first.text, second.text, secrets)
+    lines = [] if as_tree(first.text) is not None else stable_lines(first.text, second.text, secrets)
     if lines:
         expect["contains"] = lines
     elif first.text.strip() and second.text.strip():

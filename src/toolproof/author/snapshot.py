@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolproof.author.diff import ABSENT, Difference, child, render, text_differences, tree_differences
+from toolproof.author.diff import (
+    ABSENT,
+    Difference,
+    as_tree,
+    child,
+    render,
+    text_differences,
+    tree_differences,
+)
 from toolproof.author.listing import list_server, server_label
 from toolproof.author.masks import MaskError, check_pattern, mask
 from toolproof.author.snapshot_file import SnapshotEntry, SnapshotFile, ToolList, checksum, entry
@@ -80,20 +88,12 @@ def answer_differences(saved: SnapshotEntry, live: SnapshotEntry, masks: Sequenc
     before, after = mask(saved.text, masks), mask(live.text, masks)
     if before == after:
         return found
-    old, new = _tree(saved.text), _tree(live.text)
+    old, new = as_tree(saved.text), as_tree(live.text)
     fields = [] if old is None or new is None else [
         item for item in tree_differences(old, new) if _masked_member(item, item.before, masks) !=
         _masked_member(item, item.after, masks)
     ]
     return [*found, *(fields or text_differences(before, after))]
-
-
-def _tree(text: str) -> Any:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict | list) else None
 
 
 def _masked_member(item: Difference, value: Any, masks: Sequence[str]) -> str:
