@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from toolproof.check.expressions import Clock
 from toolproof.check.scenario import evaluate
+from toolproof.core.expressions import Clock
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,

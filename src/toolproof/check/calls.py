@@ -22,8 +22,8 @@ from toolproof.check.arguments import (
     describe_matcher,
     regex_search,
 )
-from toolproof.check.expressions import Scope
-from toolproof.check.response import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.expressions import Scope
+from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import (
     CallCheck,

@@ -24,7 +24,6 @@ from toolproof.check.calls import (
     tools_called,
     tools_not_called,
 )
-from toolproof.check.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.check.extract import extract
 from toolproof.check.judge import Judge, RunFacts, Subject, build_request, verdicts
 from toolproof.check.judge import label as judge_label
@@ -42,6 +41,7 @@ from toolproof.check.response import (
     text_check,
 )
 from toolproof.check.usage import summed_usage, token_limit
+from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import (
     AgentCase,

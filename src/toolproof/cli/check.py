@@ -77,8 +77,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolproof.core.writing import warn
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.report.sinks import warn
     from toolproof.run.trace_suite import check_runs, has_judge, pair
     from toolproof.sources.traces import TraceError, UnknownFormat
 

@@ -121,12 +121,12 @@ def _run(args: argparse.Namespace) -> int:
     from toolproof.cli.reporting import build_sinks, exit_status
     from toolproof.load import SelectionError
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.providers.registry import ProviderPool
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
     from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
+    from toolproof.run.providers import ProviderPool
+    from toolproof.run.recorded_settings import RecordedSettings
     from toolproof.run.trace_suite import has_judge
-    from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
 
     project, project_path = _project(args.config)

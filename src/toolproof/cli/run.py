@@ -163,8 +163,8 @@ def run_items(items: list[Case | LoadError], options: ServerOptions, args: argpa
 
 def warn_unused_overrides(cases: list[Case], options: ServerOptions) -> None:
     """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
+    from toolproof.core.writing import warn
     from toolproof.model.suite import Transport
-    from toolproof.report.sinks import warn
 
     given = (("--server", options.server_override), ("--docker", options.docker))
     flags = [flag for flag, value in given if value]

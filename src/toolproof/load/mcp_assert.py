@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from toolproof.load.durations import parse_duration
+from toolproof.core.durations import parse_duration
 from toolproof.load.errors import LoadError, default_case_name
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolproof.check.jsregex import JSRegexError, compile_js
+from toolproof.core.jsregex import JSRegexError, compile_js
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, as_document, source_ref
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath, read_yaml
 from toolproof.model.scenario import (

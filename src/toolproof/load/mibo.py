@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, as_document, source_ref
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.scenario import (
     AgentCase,

@@ -37,10 +37,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from toolproof.core.durations import parse_duration
 from toolproof.load.agent_setup import read_servers
-from toolproof.load.durations import parse_duration
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader
+from toolproof.load.reader import Reader
 from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml

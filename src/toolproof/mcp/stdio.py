@@ -26,7 +26,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from toolproof.framing import LineBuffer
+from toolproof.core.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
 from toolproof.mcp.process import ServerProcess
 from toolproof.model.result import FailureKind

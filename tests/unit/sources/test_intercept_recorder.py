@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from toolproof.check.trajectory import parse_audit_log
-from toolproof.framing import LineBuffer
+from toolproof.core.framing import LineBuffer
 from toolproof.model.suite import TraceEntry
 from toolproof.sources.intercept.recorder import CallRecorder, audit_log
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolproof.check.expressions import Clock
 from toolproof.check.judge import JudgeRequest
 from toolproof.check.scenario import Evaluation, evaluate
+from toolproof.core.expressions import Clock
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Message, ModelRequest, Provider, ProviderError
