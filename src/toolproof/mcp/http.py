@@ -8,12 +8,12 @@ from http import HTTPStatus
 from typing import Any
 
 import httpx2
-from mcp.client._transport import TransportStreams
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import JSONRPCRequest
 
 from toolproof.mcp.errors import TransportFault
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import excerpt, read_message
 from toolproof.model.result import FailureKind

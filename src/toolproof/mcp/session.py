@@ -19,7 +19,6 @@ from typing import Any, Protocol
 import anyio
 import mcp_types as types
 from mcp import Client
-from mcp.client._transport import TransportStreams
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, ConfigDict
@@ -29,6 +28,7 @@ from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expect
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
