@@ -120,7 +120,8 @@ def _run(args: argparse.Namespace) -> int:
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, exit_status
     from toolproof.load import SelectionError
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
+    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
+    from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
     from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets

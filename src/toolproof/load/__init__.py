@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolproof.load.dialects import load_document
-from toolproof.load.discovery import SuiteNotFound, discover
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
+from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.suite import Case
 

@@ -1,4 +1,4 @@
-"""Agent case files: walking the given paths, and loading every case of every dialect they hold."""
+"""Agent case files: loading every case of every dialect they hold."""
 
 from __future__ import annotations
 
@@ -13,26 +13,6 @@ from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase
 
 CASE_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
-SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
-
-
-def files_under(path: Path, suffixes: frozenset[str]) -> list[Path]:
-    """`path` itself, or the files with `suffixes` below it (in name order; hidden and tooling folders
-    skipped)."""
-    if not path.exists():
-        raise FileNotFoundError(str(path))
-    if path.is_file():
-        return [path]
-    found = []
-    for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
-        if entry.name.startswith(".") or entry.name in SKIPPED_DIRECTORIES:
-            continue
-        if entry.is_dir():
-            found.extend(files_under(entry, suffixes))
-        elif entry.suffix.lower() in suffixes:
-            found.append(entry)
-    return found
-
 
 def _settings(path: Path, data: dict[str, Any]) -> bool:
     """A project file (`toolproof.yaml`) or a script of the scripted model (a `scenarios` mapping only)."""
