@@ -63,7 +63,7 @@ def files_under(path: Path, wanted: frozenset[str]) -> list[Path]:
 def discover(paths: Sequence[Path]) -> list[Path]:
     """The suite files named by `paths` (the suffixes some dialect reads), in order, each once; raises
     SuiteNotFound for a missing path."""
-    wanted = suffixes()
+    wanted = suffixes("server")
     found: dict[Path, Path] = {}
     for path in paths:
         for file in files_under(path, wanted):

@@ -99,7 +99,9 @@ def test_a_broken_link_is_a_load_error_naming_it_and_the_good_file_still_loads(h
 
 
 def test_agent_cases_load_beside_broken_links(hostile: Path) -> None:
-    (hostile / "good.yaml").write_text("name: hello\nprompt: hi\nexpect: [{called: lookup}]\n", encoding="utf-8")
+    case = "name: hello\nprompt: hi\nexpect: [{called: lookup}]\n"
+    (hostile / "good.yaml").write_text(case, encoding="utf-8")
     cases, errors = load_agent_cases(files_under(hostile, CASE_SUFFIXES))
     assert [case.name for case in cases] == ["hello"]
-    assert sorted(error.file.name for error in errors) == ["gone.yaml", "ping.yaml", "pong.yaml", "self.yaml"]
+    broken = sorted(error.file.name for error in errors)
+    assert broken == ["gone.yaml", "ping.yaml", "pong.yaml", "self.yaml"]
