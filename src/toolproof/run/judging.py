@@ -1,10 +1,10 @@
-"""Evaluate a case over a run with judge checks answered by a model provider.
+"""Evaluate a case over a run with judge checks answered by a model provider, in two phases.
 
-The evaluation itself (`toolproof.check.scenario.evaluate`) is pure and synchronous and asks its judge for
-answer text. Here the model is asked ahead: the evaluation runs, the judge requests it made that have no
-answer yet are sent to the provider, and it runs again with those answers, until every request it makes is
-answered (one round per batch: usually one). A provider failure is the answer to its request: the
-evaluation turns it into a classified verdict of the checks in that request, never a crash.
+The evaluation (`check.scenario.Evaluating`) is pure: it evaluates every check it can and hands out the
+batch of judge questions that must be answered before the rest can be (usually one batch per case, more
+only when a judge check depends on another judge check's outcome). Here each batch goes to the provider and
+its reply goes back; nothing is evaluated twice. A provider failure is the answer to its batch: the
+evaluation turns it into a classified verdict of the checks in it, never a crash.
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolproof.check.judge import JudgeRequest
-from toolproof.check.scenario import Evaluation, evaluate
+from toolproof.check.scenario import Evaluating, Evaluation
 from toolproof.core.expressions import Clock
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Message, ModelRequest, Provider, ProviderError
-
-MAX_ROUNDS = 16
 
 
 @dataclass(frozen=True)
@@ -31,48 +29,18 @@ class JudgeModel:
     temperature: float | None = 0.0
 
 
-class _Unanswered(Exception):
-    """The evaluation asked something that has not been sent to the judge yet."""
-
-
-class _Answers:
-    """The judge as the evaluation sees it: answers known so far; what is not known yet is noted."""
-
-    def __init__(self) -> None:
-        self.known: dict[tuple[str, str], str | ProviderError] = {}
-        self.pending: list[JudgeRequest] = []
-
-    def __call__(self, request: JudgeRequest) -> str:
-        found = self.known.get(_key(request))
-        if found is None:
-            self.pending.append(request)
-            raise _Unanswered
-        if isinstance(found, ProviderError):
-            raise found
-        return found
-
-
-def _key(request: JudgeRequest) -> tuple[str, str]:
-    return request.system, request.user
-
-
 async def evaluate_judged(
     case: AgentCase, run: Transcript, *, clock: Clock, judge: JudgeModel | None
 ) -> Evaluation:
     """The evaluation of `case` over `run`, judge checks answered by `judge` (without one: not evaluated)."""
-    if judge is None:
-        return evaluate(case, run, clock=clock)
-    answers = _Answers()
+    evaluating = Evaluating(case, run, clock, judged=judge is not None)
     scenario = case.id or case.name
-    for _ in range(MAX_ROUNDS):
-        answers.pending = []
-        evaluation = evaluate(case, run, clock=clock, judge=answers)
-        if not answers.pending:
-            return evaluation
-        for request in answers.pending:
-            if _key(request) not in answers.known:
-                answers.known[_key(request)] = await _ask(judge, request, scenario, len(answers.known))
-    raise RuntimeError(f"{case.name}: the judge requests did not settle after {MAX_ROUNDS} rounds")
+    asked = 0
+    while (request := evaluating.question()) is not None:
+        assert judge is not None
+        evaluating.answer(await _ask(judge, request, scenario, asked))
+        asked += 1
+    return evaluating.result()
 
 
 async def _ask(judge: JudgeModel, request: JudgeRequest, scenario: str, number: int) -> str | ProviderError:
