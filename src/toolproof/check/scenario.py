@@ -15,15 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from toolproof.check.arguments import as_text, compact_json
-from toolproof.check.calls import (
-    CallScope,
-    Steps,
-    call_check,
-    sequence,
-    tool_input,
-    tools_called,
-    tools_not_called,
-)
+from toolproof.check.calls import call_check, tool_input, tools_called, tools_not_called
 from toolproof.check.extract import extract
 from toolproof.check.judge import Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.judge import label as judge_label
@@ -40,6 +32,8 @@ from toolproof.check.response import (
     status_check,
     text_check,
 )
+from toolproof.check.sequence import sequence
+from toolproof.check.steps import CallScope, Steps
 from toolproof.check.usage import summed_usage, token_limit
 from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
