@@ -6,6 +6,6 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Frozen(BaseModel):
-    """Immutable, and a key it does not declare is an error."""
+    """Immutable, and a key it does not declare is an error (a field with an alias also takes its name)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
