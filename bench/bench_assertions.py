@@ -34,7 +34,7 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 from toolproof.sources.traces import read_traces
 

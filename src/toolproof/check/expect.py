@@ -18,7 +18,7 @@ from toolproof.core.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Expect
+from toolproof.model.server_case import Expect
 
 Check = Callable[[Expect, Observation], Failure | None]
 

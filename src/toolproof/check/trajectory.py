@@ -8,7 +8,7 @@ from typing import Any
 from toolproof.core.dotpath import NotJSONError, json_type, parse_json
 from toolproof.core.gofmt import cut, go_json, go_trim, go_v, quote
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import TraceEntry, TrajectoryCheck
+from toolproof.model.server_case import TraceEntry, TrajectoryCheck
 
 MAX_SHOWN_CALLS = 30
 

@@ -13,7 +13,7 @@ from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
 
 if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
     from toolproof.model.target import HttpTarget
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -266,7 +266,7 @@ def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
 
 def _servers(given: list[str]) -> dict[str, ServerConfig]:
     """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
 
     found: dict[str, ServerConfig] = {}
     for text in given:

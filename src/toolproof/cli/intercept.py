@@ -16,7 +16,7 @@ from toolproof.cli.options import add_output_options, limit_arg
 
 if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.sources.intercept import Interception
 
 _NAME = "toolproof intercept"
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def _trajectory_case(args: argparse.Namespace) -> Case | int:
     """The file's first case when it loads and is a trajectory; else the exit status, after saying why."""
     from toolproof.load import LoadError, load_file
-    from toolproof.model.suite import TrajectoryBlock
+    from toolproof.model.server_case import TrajectoryBlock
     from toolproof.run.load_errors import load_error_results
 
     items = load_file(args.trajectory)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, cast
 
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase

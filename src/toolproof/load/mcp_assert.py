@@ -19,7 +19,7 @@ from toolproof.load.reader import as_document
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.suite import Case, SourceRef, go_string
+from toolproof.model.server_case import Case, SourceRef, go_string
 
 BLOCKS = (
     "trajectory",

@@ -45,7 +45,7 @@ from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.base import Frozen
-from toolproof.model.suite import ServerConfig
+from toolproof.model.server_case import ServerConfig
 from toolproof.model.target import HttpTarget
 
 PROJECT_FILE = "toolproof.yaml"

@@ -21,7 +21,7 @@ from toolproof.model.scenario import (
     Assertion,
     Precondition,
 )
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 
 PRECONDITION_KEYS = ("tool_called", "tool_called_pattern", "any_tool_called", "min_tool_calls")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?")

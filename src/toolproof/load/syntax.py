@@ -13,7 +13,7 @@ from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.core.schemas import schema_error
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.suite import Case, Expect, ToolsBlock
+from toolproof.model.server_case import Case, Expect, ToolsBlock
 
 PATH_HINT = "paths are RFC 9535 JSONPath, e.g. $.items[0].id"
 

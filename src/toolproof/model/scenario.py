@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from toolproof.model.base import Frozen
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 
 RegexFlavor = Literal["re2", "js", "python"]
 """Which regex dialect a pattern is written in: Go RE2, JavaScript, or Python's `regex` module."""

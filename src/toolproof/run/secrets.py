@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
 from toolproof.core.template import env_references, expand_env
-from toolproof.model.suite import ServerConfig
+from toolproof.model.server_case import ServerConfig
 
 
 def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]:

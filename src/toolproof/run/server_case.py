@@ -9,7 +9,7 @@ from typing import Any
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, Status
-from toolproof.model.suite import AssertBlock, Block, Case, Expect, TrajectoryBlock
+from toolproof.model.server_case import AssertBlock, Block, Case, Expect, TrajectoryBlock
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.skip import skip_reason
 from toolproof.run.trajectory import run_trajectory

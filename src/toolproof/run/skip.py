@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 
 def skip_reason(case: Case, environ: Mapping[str, str]) -> str | None:

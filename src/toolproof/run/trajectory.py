@@ -9,7 +9,7 @@ from pathlib import Path
 from toolproof.check.trajectory import check_trajectory, parse_audit_log
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.suite import Case, TraceEntry, TrajectoryBlock
+from toolproof.model.server_case import Case, TraceEntry, TrajectoryBlock
 from toolproof.run.skip import skip_reason
 from toolproof.sources.intercept import Interception
 

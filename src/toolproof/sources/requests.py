@@ -14,7 +14,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session
 from toolproof.model.observation import LogMessage, Notification, Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     CompletionBlock,
     LoggingBlock,

@@ -15,7 +15,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Case, Expect, SamplingBlock, SamplingMock
+from toolproof.model.server_case import Case, Expect, SamplingBlock, SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, content_text

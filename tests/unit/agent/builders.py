@@ -14,7 +14,7 @@ from toolproof.check.scenario import Evaluation, Outcome, evaluate
 from toolproof.core.expressions import Clock, Scope
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase, AgentTurn, Assertion
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
 
 ZONE = ZoneInfo("Europe/Lisbon")

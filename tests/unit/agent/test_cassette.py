@@ -11,7 +11,7 @@ import pytest
 
 from toolproof.core.sanitize import mask
 from toolproof.model.scenario import AgentCase
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
 from toolproof.sources.agent.cassette import (

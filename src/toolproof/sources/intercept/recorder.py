@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolproof.core.framing import LineBuffer
-from toolproof.model.suite import TraceEntry
+from toolproof.model.server_case import TraceEntry
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
