@@ -343,7 +343,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("structured", check_structured),
     ("structured_schema", check_structured_schema),
 )
-"""mcp-assert's order (seed 003): its `Check` registry, then `file_unchanged`, then `min_progress`;
+"""mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
 toolproof's own checks on structuredContent come last."""
 
 

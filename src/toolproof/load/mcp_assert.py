@@ -1,4 +1,4 @@
-"""The mcp-assert dialect: one YAML document is one case (seed 003; reference/mcp-assert.md section b).
+"""The mcp-assert dialect: one YAML document is one case.
 
 Where mcp-assert is lenient this loader is strict: unknown keys, an unparsable `timeout`, an unknown transport
 and a document without any block are load errors. Everything else follows mcp-assert: the block is chosen by

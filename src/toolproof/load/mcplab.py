@@ -1,4 +1,4 @@
-"""MCPLab scenario files (seeds 000, 001; reference/formats.md section 2): the `eval:` block of each scenario.
+"""MCPLab scenario files: the `eval:` block of each scenario.
 
 A document is either an eval config (`scenarios:` list, usually with `agents:`) or one library test case
 (`test-cases/*.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is the library test case whose `id` it

@@ -1,4 +1,4 @@
-"""Mibo test cases (seed 002; reference/formats.md section 3.1), in JSON or YAML.
+"""Mibo test cases, in JSON or YAML.
 
 `context` may stand beside `scenario` or wrap the case (`{"context": {...}, "content": {...}}`). A case has
 `input_utterance` or `turns` (each with optional per-turn `assertions`), and `assertions: {procedural: [...],
