@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolproof.author.listing import Listing
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     Case,
     CompletionBlock,

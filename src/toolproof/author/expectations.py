@@ -16,7 +16,7 @@ from typing import Any
 
 from toolproof.author.diff import as_tree
 from toolproof.author.masks import is_volatile
-from toolproof.check.dotpath import Segment, render_path
+from toolproof.core.dotpath import Segment, render_path
 from toolproof.model.observation import Observation
 
 MAX_PATHS = 8

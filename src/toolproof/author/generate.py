@@ -26,7 +26,7 @@ from toolproof.author.expectations import expectations
 from toolproof.author.listing import Listing, list_server, server_label
 from toolproof.model.observation import Observation
 from toolproof.model.result import CaseResult, Failure
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     Block,
     Case,
@@ -42,8 +42,8 @@ from toolproof.probe.arguments import schema_value, tool_arguments
 from toolproof.report.sinks import Broadcast
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.secrets import run_secrets
+from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.server import execute_case
 
 MAX_RESOURCES = 25
 CALLS = 2

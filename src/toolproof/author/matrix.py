@@ -12,7 +12,7 @@ from typing import Any
 
 from toolproof.load.errors import LoadError
 from toolproof.model.result import CaseResult, Status
-from toolproof.model.suite import Case, ServerConfig
+from toolproof.model.server_case import Case, ServerConfig
 
 _CELLS = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.SKIP: "skip", Status.ERROR: "ERROR"}
 

@@ -32,11 +32,11 @@ from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink
 from toolproof.model.observation import Observation
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.suite import AssertBlock, Case, SamplingBlock, ServerConfig, TrajectoryBlock
+from toolproof.model.server_case import AssertBlock, Case, SamplingBlock, ServerConfig, TrajectoryBlock
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
+from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.server import execute_case
 
 SCHEMA_KEYS = ("inputSchema", "outputSchema")
 UPDATE_HINT = "run `toolproof snapshot --update` to record it"

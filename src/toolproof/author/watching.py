@@ -10,7 +10,7 @@ from pathlib import Path
 from watchfiles import awatch
 
 from toolproof.load.dialects import suffixes
-from toolproof.load.discovery import SKIPPED_DIRECTORIES
+from toolproof.load.walk import SKIPPED_DIRECTORIES
 
 WAKE_MS = 1000  # how long the watcher thread waits before checking whether it was stopped
 
@@ -37,7 +37,7 @@ def _under(path: Path, root: Path) -> bool:
 
 def _is_suite_file(path: Path, root: Path) -> bool:
     """A file discovery would read from `root`: a suite suffix, no hidden or skipped directory on the way."""
-    if path.suffix.lower() not in suffixes() or not _under(path, root):
+    if path.suffix.lower() not in suffixes("server") or not _under(path, root):
         return False
     inside = path.relative_to(root).parts if root.is_dir() else ()
     return not any(part.startswith(".") or part in SKIPPED_DIRECTORIES for part in inside)

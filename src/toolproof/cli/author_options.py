@@ -18,7 +18,7 @@ from toolproof.cli.options import duration_arg, jobs_arg
 
 if TYPE_CHECKING:
     from toolproof.load import LoadError
-    from toolproof.model.suite import Case, ServerConfig
+    from toolproof.model.server_case import Case, ServerConfig
     from toolproof.sources.options import ServerOptions
 
 TRANSPORTS = ("stdio", "sse", "http")
@@ -96,7 +96,7 @@ def parse_headers(text: str) -> dict[str, str]:
 
 def server_config(spec: str, transport: str, headers: str) -> ServerConfig:
     """The server `--server` names: a command line (stdio; split like a shell, never run by one) or a URL."""
-    from toolproof.model.suite import ServerConfig, Transport
+    from toolproof.model.server_case import ServerConfig, Transport
 
     kind = Transport(transport)
     if kind is Transport.STDIO:
@@ -146,7 +146,7 @@ def load_items(paths: Sequence[Path]) -> list[Case | LoadError]:
 
 def with_server(items: Sequence[Case | LoadError], server: ServerConfig | None) -> list[Case | LoadError]:
     """The items with every case pointed at `server` (its env, cwd and client capabilities kept)."""
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
 
     if server is None:
         return list(items)

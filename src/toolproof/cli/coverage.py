@@ -22,7 +22,7 @@ from toolproof.cli.author_options import (
 
 if TYPE_CHECKING:
     from toolproof.author.listing import Listing
-    from toolproof.model.suite import Case, ServerConfig
+    from toolproof.model.server_case import Case, ServerConfig
     from toolproof.sources.options import ServerOptions
 
 
@@ -75,7 +75,7 @@ async def _listing(servers: list[ServerConfig], options: ServerOptions) -> Listi
 def _servers(cases: list[Case], given: ServerConfig | None) -> list[ServerConfig]:
     if given is not None:
         return [given]
-    from toolproof.model.suite import TrajectoryBlock
+    from toolproof.model.server_case import TrajectoryBlock
 
     servers: list[ServerConfig] = []
     for case in cases:
@@ -90,11 +90,11 @@ def coverage(args: argparse.Namespace) -> int:
     import anyio
 
     from toolproof.author.coverage import coverage_json, coverage_lines, measure
+    from toolproof.core.sanitize import clean
+    from toolproof.core.writing import write_atomic
     from toolproof.load import LoadError
     from toolproof.mcp.errors import RequestFailed
-    from toolproof.model.suite import Case
-    from toolproof.report.sanitize import clean
-    from toolproof.report.sinks import write_atomic
+    from toolproof.model.server_case import Case
 
     try:
         paths = suite_paths(args)

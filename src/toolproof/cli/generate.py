@@ -67,8 +67,8 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
     import anyio
 
     from toolproof.author.generate import generate
+    from toolproof.core.sanitize import clean
     from toolproof.mcp.errors import RequestFailed
-    from toolproof.report.sanitize import clean
 
     try:
         server = given_server(args)
@@ -84,7 +84,7 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
         return fail(command, Exception(clean(error.failure.message)))
     except OSError as error:
         return fail(command, error)
-    from toolproof.report.sanitize import secret_values
+    from toolproof.core.sanitize import secret_values
 
     if secret_values({}, server.headers):
         print(f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "

@@ -55,9 +55,10 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
     from toolproof.author.snapshot import run_snapshots
     from toolproof.author.snapshot_file import read_snapshots, render_snapshots, snapshot_path
     from toolproof.cli.author_options import load_items, server_options
+    from toolproof.core.sanitize import clean
+    from toolproof.core.writing import write_atomic
     from toolproof.model.result import Status
-    from toolproof.report.sanitize import clean
-    from toolproof.report.sinks import Broadcast, write_atomic
+    from toolproof.report.sinks import Broadcast
 
     done = run_generate(args, directory, "init")
     if isinstance(done, int):

@@ -22,7 +22,7 @@ from toolproof.cli.author_options import (
 from toolproof.cli.options import add_output_options, duration_arg
 
 if TYPE_CHECKING:
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,9 +67,9 @@ def matrix(args: argparse.Namespace) -> int:
     from toolproof.author.matrix import grid, matrix_items
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, exit_status
-    from toolproof.model.suite import Case
-    from toolproof.report.sanitize import clean
-    from toolproof.report.sinks import write_atomic
+    from toolproof.core.sanitize import clean
+    from toolproof.core.writing import write_atomic
+    from toolproof.model.server_case import Case
     from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 

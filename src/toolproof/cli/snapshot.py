@@ -54,8 +54,8 @@ def snapshot(args: argparse.Namespace) -> int:
     from toolproof.author.snapshot_file import SnapshotFileError, read_snapshots, render_snapshots
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, exit_status
-    from toolproof.model.suite import Case
-    from toolproof.report.sinks import write_atomic
+    from toolproof.core.writing import write_atomic
+    from toolproof.model.server_case import Case
     from toolproof.run.secrets import run_secrets
 
     try:

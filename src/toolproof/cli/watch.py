@@ -23,7 +23,7 @@ from toolproof.cli.author_options import (
 from toolproof.cli.options import add_output_options, duration_arg
 
 if TYPE_CHECKING:
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
     from toolproof.sources.options import ServerOptions
 
 
@@ -53,7 +53,7 @@ class _Runner:
 
     async def run(self, paths: list[Path]) -> None:
         from toolproof.cli.reporting import build_sinks
-        from toolproof.model.suite import Case
+        from toolproof.model.server_case import Case
         from toolproof.run.secrets import run_secrets
         from toolproof.run.server_suite import run_server_suite
 
@@ -72,7 +72,7 @@ def watch(args: argparse.Namespace) -> int:
     from toolproof.author.watching import Watched
     from toolproof.author.watching import watch as watch_files
     from toolproof.cli.interrupt import run_until_signal
-    from toolproof.report.sanitize import clean
+    from toolproof.core.sanitize import clean
 
     if args.output is not None and args.json is None:
         args.json = str(args.output)

@@ -7,7 +7,7 @@ from pathlib import Path
 from toolproof.author.matrix import grid, matrix_items
 from toolproof.load.errors import LoadError
 from toolproof.model.result import CaseResult, Status
-from toolproof.model.suite import Case, ServerConfig, SourceRef
+from toolproof.model.server_case import Case, ServerConfig, SourceRef
 
 
 def test_expand_and_fold() -> None:
