@@ -1,0 +1,527 @@
+"""toolproof's Python API: run server suites, check recorded agent runs, evaluate agents live.
+
+Each call returns a `SuiteResult` (the verdicts and the exit status the command line would give) and
+reports nothing unless asked to (`reports=Reports(...)`, or any event `sink`). A problem that stops a call
+before anything runs (a missing path, a bad setting) raises `UsageError`. The command line is a thin layer
+over these calls.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TextIO
+
+from toolproof.exit_codes import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from toolproof.load.errors import LoadError
+    from toolproof.model.events import Sink
+    from toolproof.model.result import CaseResult
+    from toolproof.model.scenario import AgentCase
+    from toolproof.model.suite import Case
+    from toolproof.model.transcript import Transcript
+    from toolproof.run.interrupt import Interrupted
+    from toolproof.sources.options import ServerOptions
+
+__all__ = [
+    "Collection",
+    "Reports",
+    "SuiteResult",
+    "check_traces",
+    "collect_suite",
+    "evaluate",
+    "run_suite",
+]
+
+Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
+Platform = Literal["custom", "n8n", "flowise"]
+TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
+_NAMED = 3  # cases named in a warning before "and N more"
+
+
+@dataclass(frozen=True)
+class Reports:
+    """What to report while a call runs: the terminal report on `terminal` (None: none), and the JSON
+    (`json`, "-" for stdout) and JUnit files. Secret values are masked in each."""
+
+    terminal: TextIO | None = None
+    json: str | Path | None = None
+    junit: str | Path | None = None
+    verbosity: Literal["quiet", "normal", "verbose"] = "normal"
+
+    def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
+        """One sink feeding every report asked for (and `also`)."""
+        from toolproof.report.json_report import JsonReport
+        from toolproof.report.junit import JUnitReport
+        from toolproof.report.sinks import Broadcast
+        from toolproof.report.terminal import TerminalReport, Verbosity
+
+        masked = set(secrets)
+        sinks: list[Sink] = []
+        if self.terminal is not None:
+            level = Verbosity[self.verbosity.upper()]
+            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
+        if self.json is not None:
+            sinks.append(JsonReport(str(self.json), secrets=masked))
+        if self.junit is not None:
+            sinks.append(JUnitReport(Path(self.junit), secrets=masked))
+        return Broadcast([*sinks, *([also] if also is not None else [])])
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any."""
+
+    results: tuple[CaseResult, ...]
+    duration_s: float = 0.0
+    stopped_by: signal.Signals | None = None
+
+    def _count(self, status: str) -> int:
+        return sum(1 for result in self.results if result.status == status)
+
+    @property
+    def passed(self) -> int:
+        return self._count("PASS")
+
+    @property
+    def failed(self) -> int:
+        return self._count("FAIL")
+
+    @property
+    def errors(self) -> int:
+        return self._count("ERROR")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("SKIP")
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
+        if self.stopped_by is not None:
+            return ExitCode.stopped_by(self.stopped_by)
+        return exit_code_of(self.results)
+
+    @property
+    def ok(self) -> bool:
+        """Whether at least one case ran and none failed or could not be loaded."""
+        return self.exit_code == ExitCode.OK
+
+
+def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
+    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when none
+    ran (none found, or every one skipped), else OK."""
+    statuses = {str(result.status) for result in results}
+    if "ERROR" in statuses:
+        return ExitCode.USAGE
+    if "FAIL" in statuses:
+        return ExitCode.FAILED
+    return ExitCode.OK if statuses - {"SKIP"} else ExitCode.NO_TESTS
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What a suite holds after selection: cases and the documents that did not load, in file order."""
+
+    items: tuple[Case | LoadError, ...]
+
+    @property
+    def cases(self) -> list[Case]:
+        from toolproof.model.suite import Case
+
+        return [item for item in self.items if isinstance(item, Case)]
+
+    @property
+    def errors(self) -> list[LoadError]:
+        from toolproof.model.suite import Case
+
+        return [item for item in self.items if not isinstance(item, Case)]
+
+
+def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
+    """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
+    pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
+    the cases found."""
+    from toolproof.load import SelectionError, SuiteNotFound, discover, load_file
+    from toolproof.model.suite import Case
+
+    if not paths:
+        raise UsageError("give at least one suite file or directory")
+    try:
+        items = [item for path in discover([Path(each) for each in paths]) for item in load_file(path)]
+        found = [item for item in items if isinstance(item, Case)]
+        chosen = select_cases(found, select)
+    except (SuiteNotFound, SelectionError) as problem:
+        raise UsageError(str(problem)) from None
+    if found and not chosen:
+        raise UsageError(f"-k {select!r} selects none of the {len(found)} cases found")
+    kept = {id(case) for case in chosen}
+    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in kept))
+
+
+def select_cases(cases: list[Case], pattern: str | None) -> list[Case]:
+    from toolproof.load import select
+
+    chosen: list[Case] = select(cases, pattern)
+    return chosen
+
+
+def run_suite(
+    paths: Sequence[str | Path],
+    *,
+    fixture: str | Path | None = None,
+    server: str | Sequence[str] | None = None,
+    docker: str | None = None,
+    timeout: float = 30.0,
+    jobs: int | None = None,
+    select: str | None = None,
+    protocol: Protocol = "2025-11-25",
+    environ: Mapping[str, str] | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run every case of the suite files or directories `paths` against real MCP servers.
+
+    `fixture`: a directory each case gets its own copy of as `{{fixture}}`. `server`: a stdio command that
+    replaces every case's (a string is split as a shell would, never run by one). `docker`: run stdio
+    servers in this image. `timeout`: seconds per case (a case's own wins). `jobs`: cases at once (default:
+    one per core). `select`: a `-k` pattern. `environ`: the environment servers inherit and `${VAR}` reads
+    (default: this process's). `handle_signals`: SIGINT, SIGTERM and SIGHUP stop the run cleanly and set
+    `stopped_by` (only from the main thread).
+    """
+    options = server_options(
+        fixture=fixture,
+        server=server,
+        docker=docker,
+        timeout=timeout,
+        protocol=protocol,
+        environ=environ,
+    )
+    collection = collect_suite(paths, select=select)
+    return run_collection(
+        collection, options, jobs=jobs, reports=reports, sink=sink, handle_signals=handle_signals
+    )
+
+
+def server_options(
+    *,
+    fixture: str | Path | None = None,
+    server: str | Sequence[str] | None = None,
+    docker: str | None = None,
+    timeout: float = 30.0,
+    protocol: Protocol = "2025-11-25",
+    environ: Mapping[str, str] | None = None,
+) -> ServerOptions:
+    """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
+    from toolproof.sources.options import ServerOptions
+
+    if fixture is not None and not Path(fixture).is_dir():
+        raise UsageError(f"--fixture {fixture}: not a directory")
+    if timeout <= 0:
+        raise UsageError(f"--timeout must be greater than 0, got {timeout:g}")
+    if protocol not in ("2025-11-25", "2026-07-28", "auto"):
+        raise UsageError(f"--protocol {protocol!r}: expected 2025-11-25, 2026-07-28 or auto")
+    if isinstance(server, str):
+        try:
+            override = tuple(shlex.split(server))
+        except ValueError as error:
+            raise UsageError(f"--server: {error}") from None
+    else:
+        override = tuple(server or ())
+    return ServerOptions(
+        environ=dict(os.environ if environ is None else environ),
+        fixture=Path(fixture).resolve() if fixture is not None else None,
+        timeout_s=timeout,
+        server_override=override,
+        docker=docker or "",
+        protocol="legacy" if protocol == "2025-11-25" else protocol,
+    )
+
+
+def run_collection(
+    collection: Collection,
+    options: ServerOptions,
+    *,
+    jobs: int | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run collected cases (see `run_suite`); load errors become ERROR results in their place."""
+    import anyio
+
+    from toolproof.run.interrupt import run_until_signal
+    from toolproof.run.secrets import run_secrets
+    from toolproof.run.server_suite import run_server_suite
+
+    _warn_unused_overrides(collection.cases, options)
+    _warn_literal_fixture(collection.cases, options)
+    secrets = run_secrets([case.server for case in collection.cases], options.environ)
+    events = (reports or Reports()).sink(secrets, sink)
+    slots = jobs or os.cpu_count() or 2
+    started = time.monotonic()
+
+    async def main() -> list[CaseResult]:
+        return await run_server_suite(collection.items, options, jobs=slots, sink=events)
+
+    outcome = run_until_signal(main) if handle_signals else anyio.run(main)
+    return _suite_result(outcome, time.monotonic() - started)
+
+
+def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:
+    from toolproof.run.interrupt import Interrupted
+
+    if isinstance(outcome, Interrupted):
+        return SuiteResult((), duration_s, stopped_by=outcome.signal)
+    return SuiteResult(tuple(outcome), duration_s)
+
+
+def _names(cases: Sequence[Case]) -> str:
+    shown = ", ".join(repr(case.name) for case in cases[:_NAMED])
+    more = f" and {len(cases) - _NAMED} more" if len(cases) > _NAMED else ""
+    count = f"{len(cases)} case{'' if len(cases) == 1 else 's'}"
+    return f"{count}: {shown}{more}"
+
+
+def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
+    """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
+    from toolproof.model.suite import Transport
+    from toolproof.report.sinks import warn
+
+    given = (("--server", options.server_override), ("--docker", options.docker))
+    flags = [flag for flag, value in given if value]
+    remote = [case for case in cases if case.server.transport is not Transport.STDIO]
+    if flags and remote:
+        verb = "applies" if len(flags) == 1 else "apply"
+        warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {_names(remote)}")
+
+
+def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions) -> None:
+    """One warning naming the cases that use `{{fixture}}` in a run without a fixture directory."""
+    import re
+
+    from toolproof.report.sinks import warn
+
+    if options.fixture is not None:
+        return
+    placeholder = re.compile(r"\{\{\s*fixture\s*\}\}")
+    using = [case for case in cases if placeholder.search(case.model_dump_json())]
+    if using:
+        warn(f"{{{{fixture}}}} stays as written without --fixture DIR; used by {_names(using)}")
+
+
+def check_traces(
+    cases: Sequence[str | Path],
+    traces: Sequence[str | Path],
+    *,
+    skip_judge: bool = False,
+    by_case: bool = False,
+    timezone: str | tzinfo | None = None,
+    now: str | datetime | None = None,
+    platform: Platform | None = None,
+    response_path: str | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+) -> SuiteResult:
+    """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
+    without running anything (and without importing the MCP SDK).
+
+    `timezone` and `now`: the zone and moment date expressions such as TODAY see (default: local, and each
+    run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
+    report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
+    """
+    from toolproof.run.trace_suite import check_runs, has_judge, pair
+
+    zone = _zone(timezone)
+    moment = _moment(now, zone) if now is not None else None
+    runs, recorded = _read_runs([Path(each) for each in traces], platform, response_path)
+    loaded, errors = _agent_cases([Path(each) for each in cases], recorded)
+    judged = [case.name for case in loaded if has_judge(case)]
+    if judged and not skip_judge:
+        shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
+        raise UsageError(
+            f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
+            "report them as not evaluated"
+        )
+    pairs = pair(loaded, runs)
+    if loaded and runs and not any(pairs.values()):
+        named = sorted({each.scenario for each in runs if each.scenario})
+        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    started = time.monotonic()
+    results = check_runs(loaded, errors, pairs, zone, moment, by_case=by_case)
+    report_results(
+        results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
+    )
+    return SuiteResult(tuple(results), time.monotonic() - started)
+
+
+def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
+    """Send verdicts reached all at once to `sink` as the events of a run."""
+    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
+
+    sink.handle(RunStarted(total=len(results), title=title))
+    for index, result in enumerate(results):
+        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
+        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
+    sink.handle(RunFinished(results=list(results), duration_s=duration_s))
+
+
+def _zone(zone: str | tzinfo | None) -> tzinfo:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if isinstance(zone, tzinfo):
+        return zone
+    if zone is None:
+        local = datetime.now().astimezone().tzinfo
+        assert local is not None
+        return local
+    try:
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"--timezone {zone}: not a time zone name") from None
+
+
+def _moment(moment: str | datetime, zone: tzinfo) -> datetime:
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except ValueError:
+            raise UsageError(f"--now {moment}: not an ISO 8601 date-time") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def _read_runs(
+    paths: Sequence[Path], platform: Platform | None, response_path: str | None
+) -> tuple[list[Transcript], set[Path]]:
+    """Every run of the trace files, and the files (resolved); in a directory, files of no trace format are
+    skipped with a note."""
+    from toolproof.load.agent_cases import files_under
+    from toolproof.report.sinks import warn
+    from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
+
+    runs: list[Transcript] = []
+    files: set[Path] = set()
+    for given in paths:
+        for path in _files(given, TRACE_SUFFIXES, files_under):
+            files.add(path.resolve())
+            try:
+                runs.extend(read_traces(path, platform=platform, response_path=response_path))
+            except UnknownFormat as error:
+                if path == given:
+                    raise UsageError(f"{path}: {error}") from None
+                warn(f"{path}: skipped, {error}")
+            except TraceError as error:
+                raise UsageError(f"{path}: {error}") from None
+    return runs, files
+
+
+def _files(
+    given: Path, suffixes: frozenset[str], walk: Callable[[Path, frozenset[str]], list[Path]]
+) -> list[Path]:
+    try:
+        return walk(given, suffixes)
+    except FileNotFoundError as error:
+        raise UsageError(f"{error.args[0]}: no such file or directory") from None
+
+
+def _agent_cases(paths: Sequence[Path], recorded: set[Path]) -> tuple[list[AgentCase], list[LoadError]]:
+    """The agent cases of the case paths, leaving out the trace files read as runs, and JSON files found
+    beside the cases that hold a recorded run rather than a case (skipped with a note)."""
+    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
+    from toolproof.report.sinks import warn
+    from toolproof.sources.traces import TraceError, read_traces
+
+    named = {path.resolve() for path in paths}
+    files = [
+        path
+        for given in paths
+        for path in _files(given, CASE_SUFFIXES, files_under)
+        if path.resolve() not in recorded
+    ]
+    cases, errors = load_agent_cases(files)
+    unread = {error.file.resolve() for error in errors}
+    traces: set[Path] = set()
+    for path in files:
+        resolved = path.resolve()
+        if resolved in unread and resolved not in named and path.suffix.lower() in TRACE_SUFFIXES:
+            try:
+                read_traces(path)
+            except TraceError:
+                continue
+            warn(f"{path}: skipped, a recorded run rather than a case (give it to --trace to check it)")
+            traces.add(resolved)
+    return cases, [error for error in errors if error.file.resolve() not in traces]
+
+
+def evaluate(
+    paths: Sequence[str | Path],
+    *,
+    config: str | Path | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    script: str | Path | None = None,
+    max_steps: int | None = None,
+    judge_provider: str | None = None,
+    judge_model: str | None = None,
+    judge_base_url: str | None = None,
+    judge_script: str | Path | None = None,
+    skip_judge: bool = False,
+    servers: Sequence[str] = (),
+    target: str | Path | None = None,
+    trials: int | None = None,
+    k: int | None = None,
+    pass_threshold: float | None = None,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    save_traces: str | Path | None = None,
+    timeout: float | None = None,
+    jobs: int | None = None,
+    select: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
+    check and judge each run. Settings left None come from the project file (`config`, default
+    ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
+    mean."""
+    from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+
+    def path(value: str | Path | None) -> Path | None:
+        return None if value is None else Path(value)
+
+    request = EvalRequest(
+        paths=[Path(each) for each in paths],
+        config=path(config),
+        agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
+        judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
+        skip_judge=skip_judge,
+        servers=tuple(servers),
+        target=path(target),
+        trials=trials,
+        k=k,
+        pass_threshold=pass_threshold,
+        record=path(record),
+        replay=path(replay),
+        save_traces=path(save_traces),
+        timeout_s=timeout,
+        jobs=jobs,
+        select=select,
+        environ=environ,
+    )
+    started = time.monotonic()
+    outcome = run_eval(
+        request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
+    )
+    return _suite_result(outcome, time.monotonic() - started)
