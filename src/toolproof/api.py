@@ -284,11 +284,12 @@ def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) ->
     return SuiteResult(tuple(outcome), duration_s)
 
 
-def _names(cases: Sequence[Case]) -> str:
+def _names(cases: Sequence[Case], which: str = "") -> str:
+    """`2 cases<which>: 'a', 'b'`, naming at most a few."""
     shown = ", ".join(repr(case.name) for case in cases[:_NAMED])
     more = f" and {len(cases) - _NAMED} more" if len(cases) > _NAMED else ""
     count = f"{len(cases)} case{'' if len(cases) == 1 else 's'}"
-    return f"{count}: {shown}{more}"
+    return f"{count}{which}: {shown}{more}"
 
 
 def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
@@ -301,7 +302,8 @@ def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> Non
     remote = [case for case in cases if case.server.transport is not Transport.STDIO]
     if flags and remote:
         verb = "applies" if len(flags) == 1 else "apply"
-        warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {_names(remote)}")
+        unchanged = _names(remote, " over http/sse")
+        warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {unchanged}")
 
 
 def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions) -> None:
