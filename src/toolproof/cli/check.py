@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolproof.cli.options import add_output_options, reports
+from toolproof.cli.outcome import exit_status
 from toolproof.exit_codes import ExitCode, UsageError
 
 
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof check: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    return result.exit_code
+    return exit_status("toolproof check", result)
 
 
 def split_paths(traces: Sequence[Path], cases: Sequence[Path]) -> tuple[list[Path], list[Path]]:

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
+from toolproof.cli.outcome import exit_status
 from toolproof.exit_codes import ExitCode, UsageError
-from toolproof.run.interrupt import Interrupted
 
 PROVIDERS = ("openai", "anthropic", "scripted")
 
@@ -131,6 +131,4 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    if result.stopped_by is not None:
-        return Interrupted(result.stopped_by).report("toolproof eval")
-    return result.exit_code
+    return exit_status("toolproof eval", result)

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
+from toolproof.cli.outcome import exit_status
 from toolproof.exit_codes import ExitCode, UsageError
-from toolproof.run.interrupt import Interrupted
 
 if TYPE_CHECKING:
     from toolproof.api import Collection
@@ -103,9 +103,7 @@ def run(args: argparse.Namespace) -> int:
     result = api.run_collection(
         collection, options, jobs=args.jobs, reports=reports(args), handle_signals=True
     )
-    if result.stopped_by is not None:
-        return Interrupted(result.stopped_by).report("toolproof run")
-    return result.exit_code
+    return exit_status("toolproof run", result)
 
 
 def collect_only(collection: Collection, args: argparse.Namespace) -> int:

@@ -82,7 +82,9 @@ async def execute_case(
         return CaseResult(
             name=case.name,
             file=case.source.file,
-            line=case.source.line,
+            line=case.source.expect_lines.get(failure.check or "", case.source.line)
+            if failure
+            else case.source.line,
             status=status,
             failure=failure,
             reason=reason,
