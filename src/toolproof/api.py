@@ -77,11 +77,13 @@ class Reports:
 
 @dataclass(frozen=True)
 class SuiteResult:
-    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any."""
+    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any;
+    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run)."""
 
     results: tuple[CaseResult, ...]
     duration_s: float = 0.0
     stopped_by: signal.Signals | None = None
+    nothing_ran: bool = False
 
     def _count(self, status: str) -> int:
         return sum(1 for result in self.results if result.status == status)
@@ -107,7 +109,8 @@ class SuiteResult:
         """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
         if self.stopped_by is not None:
             return ExitCode.stopped_by(self.stopped_by)
-        return exit_code_of(self.results)
+        status = exit_code_of(self.results)
+        return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
 
     @property
     def ok(self) -> bool:
@@ -116,14 +119,14 @@ class SuiteResult:
 
 
 def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
-    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when none
-    ran (none found, or every one skipped), else OK."""
+    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when
+    there is no result at all, else OK (every case passed or was skipped)."""
     statuses = {str(result.status) for result in results}
     if "ERROR" in statuses:
         return ExitCode.USAGE
     if "FAIL" in statuses:
         return ExitCode.FAILED
-    return ExitCode.OK if statuses - {"SKIP"} else ExitCode.NO_TESTS
+    return ExitCode.OK if statuses else ExitCode.NO_TESTS
 
 
 @dataclass(frozen=True)
@@ -362,7 +365,8 @@ def check_traces(
     report_results(
         results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
     )
-    return SuiteResult(tuple(results), time.monotonic() - started)
+    unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
+    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
 
 
 def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:

@@ -15,7 +15,7 @@ class ExitCode(IntEnum):
     OK = 0  # every case passed (or was skipped)
     FAILED = 1  # a case failed
     USAGE = 2  # a usage error, a file that could not be loaded, a server or agent that could not be reached
-    NO_TESTS = 5  # nothing ran: no case was found (as pytest), or `check` had no run for any case
+    NO_TESTS = 5  # nothing ran: no case was found (as pytest), or `check` had no recorded run for any case
 
     @staticmethod
     def stopped_by(number: signal.Signals | int) -> int:

@@ -28,7 +28,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         prog="toolproof",
         description="Prove that MCP servers and tool-using AI agents do what they should.",
         epilog="Exit status (every command): 0 passed, 1 a case failed, 2 a usage, load or connection error, "
-        "5 nothing ran (no case found, or every case skipped), 128+N stopped by signal N.",
+        "5 nothing ran (no case found; check: no recorded run for any case), 128+N stopped by signal N.",
     )
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND", parser_class=Parser)

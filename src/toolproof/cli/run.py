@@ -26,7 +26,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="run server test suites against real MCP servers",
         description="Run every case of the given suite files or directories and report a verdict for each. "
         "Exit status: 0 all passed, 1 any failed, 2 usage or load error (or -k selected no case), "
-        "5 no case found (or every case skipped), 128 + the signal number when stopped by SIGINT, SIGTERM "
+        "5 no case found, 128 + the signal number when stopped by SIGINT, SIGTERM "
         "or SIGHUP.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
