@@ -58,19 +58,22 @@ class Reports:
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`)."""
-        from toolproof.report.json_report import JsonReport
-        from toolproof.report.junit import JUnitReport
         from toolproof.report.sinks import Broadcast
-        from toolproof.report.terminal import TerminalReport, Verbosity
 
         masked = set(secrets)
         sinks: list[Sink] = []
         if self.terminal is not None:
+            from toolproof.report.terminal import TerminalReport, Verbosity
+
             level = Verbosity[self.verbosity.upper()]
             sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
         if self.json is not None:
+            from toolproof.report.json_report import JsonReport
+
             sinks.append(JsonReport(str(self.json), secrets=masked))
         if self.junit is not None:
+            from toolproof.report.junit import JUnitReport
+
             sinks.append(JUnitReport(Path(self.junit), secrets=masked))
         return Broadcast([*sinks, *([also] if also is not None else [])])
 
