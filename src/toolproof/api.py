@@ -12,7 +12,7 @@ import os
 import shlex
 import signal
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -24,10 +24,9 @@ if TYPE_CHECKING:
     from toolproof.load.errors import LoadError
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
-    from toolproof.model.scenario import AgentCase
     from toolproof.model.suite import Case
-    from toolproof.model.transcript import Transcript
     from toolproof.run.interrupt import Interrupted
+    from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
 
 __all__ = [
@@ -41,8 +40,6 @@ __all__ = [
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
-Platform = Literal["custom", "n8n", "flowise"]
-TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
 _NAMED = 3  # cases named in a warning before "and N more"
 
 
@@ -155,28 +152,24 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
     """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
     pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
     the cases found."""
-    from toolproof.load import SelectionError, SuiteNotFound, discover, load_file
+    from toolproof import load
+
+    pattern = select
     from toolproof.model.suite import Case
 
     if not paths:
         raise UsageError("give at least one suite file or directory")
     try:
-        items = [item for path in discover([Path(each) for each in paths]) for item in load_file(path)]
+        items = [
+            item for path in load.discover([Path(each) for each in paths]) for item in load.load_file(path)
+        ]
         found = [item for item in items if isinstance(item, Case)]
-        chosen = select_cases(found, select)
-    except (SuiteNotFound, SelectionError) as problem:
+        chosen = {id(case) for case in load.select(found, pattern)}
+    except (load.SuiteNotFound, load.SelectionError) as problem:
         raise UsageError(str(problem)) from None
     if found and not chosen:
-        raise UsageError(f"-k {select!r} selects none of the {len(found)} cases found")
-    kept = {id(case) for case in chosen}
-    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in kept))
-
-
-def select_cases(cases: list[Case], pattern: str | None) -> list[Case]:
-    from toolproof.load import select
-
-    chosen: list[Case] = select(cases, pattern)
-    return chosen
+        raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
+    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in chosen))
 
 
 def run_suite(
@@ -346,12 +339,13 @@ def check_traces(
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
     """
+    from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
     from toolproof.run.trace_suite import check_runs, has_judge, pair
 
-    zone = _zone(timezone)
-    moment = _moment(now, zone) if now is not None else None
-    runs, recorded = _read_runs([Path(each) for each in traces], platform, response_path)
-    loaded, errors = _agent_cases([Path(each) for each in cases], recorded)
+    zone = time_zone(timezone)
+    moment = when(now, zone) if now is not None else None
+    runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
+    loaded, errors = agent_cases([Path(each) for each in cases], recorded)
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -381,93 +375,6 @@ def report_results(results: Sequence[CaseResult], sink: Sink, title: str, durati
         sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
         sink.handle(CaseFinished(result=result, index=index, total=len(results)))
     sink.handle(RunFinished(results=list(results), duration_s=duration_s))
-
-
-def _zone(zone: str | tzinfo | None) -> tzinfo:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    if isinstance(zone, tzinfo):
-        return zone
-    if zone is None:
-        local = datetime.now().astimezone().tzinfo
-        assert local is not None
-        return local
-    try:
-        return ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise UsageError(f"--timezone {zone}: not a time zone name") from None
-
-
-def _moment(moment: str | datetime, zone: tzinfo) -> datetime:
-    if isinstance(moment, str):
-        try:
-            moment = datetime.fromisoformat(moment)
-        except ValueError:
-            raise UsageError(f"--now {moment}: not an ISO 8601 date-time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
-
-
-def _read_runs(
-    paths: Sequence[Path], platform: Platform | None, response_path: str | None
-) -> tuple[list[Transcript], set[Path]]:
-    """Every run of the trace files, and the files (resolved); in a directory, files of no trace format are
-    skipped with a note."""
-    from toolproof.load.agent_cases import files_under
-    from toolproof.report.sinks import warn
-    from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
-
-    runs: list[Transcript] = []
-    files: set[Path] = set()
-    for given in paths:
-        for path in _files(given, TRACE_SUFFIXES, files_under):
-            files.add(path.resolve())
-            try:
-                runs.extend(read_traces(path, platform=platform, response_path=response_path))
-            except UnknownFormat as error:
-                if path == given:
-                    raise UsageError(f"{path}: {error}") from None
-                warn(f"{path}: skipped, {error}")
-            except TraceError as error:
-                raise UsageError(f"{path}: {error}") from None
-    return runs, files
-
-
-def _files(
-    given: Path, suffixes: frozenset[str], walk: Callable[[Path, frozenset[str]], list[Path]]
-) -> list[Path]:
-    try:
-        return walk(given, suffixes)
-    except FileNotFoundError as error:
-        raise UsageError(f"{error.args[0]}: no such file or directory") from None
-
-
-def _agent_cases(paths: Sequence[Path], recorded: set[Path]) -> tuple[list[AgentCase], list[LoadError]]:
-    """The agent cases of the case paths, leaving out the trace files read as runs, and JSON files found
-    beside the cases that hold a recorded run rather than a case (skipped with a note)."""
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.report.sinks import warn
-    from toolproof.sources.traces import TraceError, read_traces
-
-    named = {path.resolve() for path in paths}
-    files = [
-        path
-        for given in paths
-        for path in _files(given, CASE_SUFFIXES, files_under)
-        if path.resolve() not in recorded
-    ]
-    cases, errors = load_agent_cases(files)
-    unread = {error.file.resolve() for error in errors}
-    traces: set[Path] = set()
-    for path in files:
-        resolved = path.resolve()
-        if resolved in unread and resolved not in named and path.suffix.lower() in TRACE_SUFFIXES:
-            try:
-                read_traces(path)
-            except TraceError:
-                continue
-            warn(f"{path}: skipped, a recorded run rather than a case (give it to --trace to check it)")
-            traces.add(resolved)
-    return cases, [error for error in errors if error.file.resolve() not in traces]
 
 
 def evaluate(
