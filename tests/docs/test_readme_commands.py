@@ -7,7 +7,7 @@ virtual environment and node_modules are taken off PATH, and only the README's o
 it must equal what the command prints, times masked. The ```python blocks of README.md that import toolproof
 run as scripts. `make` lines are only checked to name a target (`make -n`): `make test` runs this test.
 
-Run these alone with `pytest -m docs`.
+A command written in several places runs once. Run these alone with `pytest -m docs`.
 """
 
 from __future__ import annotations
@@ -98,6 +98,16 @@ def commands() -> list[Command]:
     return found
 
 
+def distinct(every: list[Command]) -> list[Command]:
+    """Each command once (the READMEs repeat some), with the sample output any of its places shows."""
+    first: dict[str, Command] = {}
+    for command in every:
+        seen = first.setdefault(command.text, command)
+        if seen.output is None and command.output is not None:
+            first[command.text] = command
+    return list(first.values())
+
+
 def path_line() -> str:
     """The README's one line that puts toolproof and the example servers on PATH."""
     lines = [
@@ -142,7 +152,7 @@ def masked(text: str) -> str:
     return DURATION.sub("<time>", text.strip())
 
 
-COMMANDS = commands()
+COMMANDS = distinct(commands())
 
 
 def test_the_readmes_have_commands_and_one_path_line() -> None:
