@@ -102,9 +102,10 @@ def distinct(every: list[Command]) -> list[Command]:
     """Each command once (the READMEs repeat some), with the sample output any of its places shows."""
     first: dict[str, Command] = {}
     for command in every:
-        seen = first.setdefault(command.text, command)
+        key = f"{command.text.split(' #', 1)[0].strip()} -> {command.status}"
+        seen = first.setdefault(key, command)
         if seen.output is None and command.output is not None:
-            first[command.text] = command
+            first[key] = command
     return list(first.values())
 
 
