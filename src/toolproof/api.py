@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from toolproof.load.errors import LoadError
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
@@ -137,13 +137,13 @@ class Collection:
 
     @property
     def cases(self) -> list[Case]:
-        from toolproof.model.suite import Case
+        from toolproof.model.server_case import Case
 
         return [item for item in self.items if isinstance(item, Case)]
 
     @property
     def errors(self) -> list[LoadError]:
-        from toolproof.model.suite import Case
+        from toolproof.model.server_case import Case
 
         return [item for item in self.items if not isinstance(item, Case)]
 
@@ -155,7 +155,7 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
     from toolproof import load
 
     pattern = select
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
 
     if not paths:
         raise UsageError("give at least one suite file or directory")
@@ -165,7 +165,9 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
         ]
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
-    except (load.SuiteNotFound, load.SelectionError) as problem:
+    except load.SuiteNotFound as missing:
+        raise UsageError(f"{missing.path}: no such file or directory") from None
+    except load.SelectionError as problem:
         raise UsageError(str(problem)) from None
     if found and not chosen:
         raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
@@ -293,8 +295,8 @@ def _names(cases: Sequence[Case], which: str = "") -> str:
 
 def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
     """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
-    from toolproof.model.suite import Transport
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
+    from toolproof.model.server_case import Transport
 
     given = (("--server", options.server_override), ("--docker", options.docker))
     flags = [flag for flag, value in given if value]
@@ -309,7 +311,7 @@ def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions) -> None
     """One warning naming the cases that use `{{fixture}}` in a run without a fixture directory."""
     import re
 
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
 
     if options.fixture is not None:
         return

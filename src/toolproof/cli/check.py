@@ -70,7 +70,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
 
     try:
         trace_paths, case_paths = split_paths(args.trace, args.cases)

@@ -111,7 +111,7 @@ def collect_only(collection: Collection, args: argparse.Namespace) -> int:
     the --json / --junit reports, where each case is skipped as not run."""
     from toolproof import api
     from toolproof.model.result import CaseResult, Status
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.run.load_errors import load_error_results
 
     listing = sys.stderr if args.json == "-" else sys.stdout

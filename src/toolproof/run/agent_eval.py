@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
     from toolproof.model.target import HttpTarget
     from toolproof.run.interrupt import Interrupted
 
@@ -66,14 +66,15 @@ def run_eval(
     import anyio
 
     from toolproof.load import SelectionError
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.providers.registry import ProviderPool
+    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
+    from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
     from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
     from toolproof.run.interrupt import run_until_signal
+    from toolproof.run.providers import ProviderPool
+    from toolproof.run.recorded_settings import RecordedSettings
     from toolproof.run.trace_suite import has_judge
-    from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
 
     project, project_path = _project(request.config)
@@ -213,7 +214,7 @@ def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
 
 def _servers(given: Sequence[str]) -> dict[str, ServerConfig]:
     """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
 
     found: dict[str, ServerConfig] = {}
     for text in given:

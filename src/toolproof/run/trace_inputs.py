@@ -50,8 +50,8 @@ def read_runs(
 ) -> tuple[list[Transcript], set[Path]]:
     """Every run of the trace files, and the files (resolved); in a directory, files of no trace format are
     skipped with a note."""
-    from toolproof.load.agent_cases import files_under
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
+    from toolproof.load.walk import files_under
     from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
 
     runs: list[Transcript] = []
@@ -82,8 +82,9 @@ def _files_under(
 def agent_cases(paths: Sequence[Path], recorded: set[Path]) -> tuple[list[AgentCase], list[LoadError]]:
     """The agent cases of the case paths, leaving out the trace files read as runs, and JSON files found
     beside the cases that hold a recorded run rather than a case (skipped with a note)."""
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
+    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
+    from toolproof.load.walk import files_under
     from toolproof.sources.traces import TraceError, read_traces
 
     named = {path.resolve() for path in paths}
