@@ -63,7 +63,12 @@ def load_agent_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadE
                         )
                     )
                 continue
-            for item in loader.load(document, path):
+            try:
+                items = loader.load(document, path)
+            except Exception as error:  # a loader's own bug costs one document, never the run
+                message = f"cannot load this document ({type(error).__name__}: {error})"
+                items = [document.error((), message)]
+            for item in items:
                 if isinstance(item, AgentCase):
                     cases.setdefault((item.source.file.resolve(), item.source.line, item.name), item)
                 else:
