@@ -25,7 +25,8 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
-PID_FILE, if set, receives the pids of the children it starts, one per line; SERVER_PID_FILE its own pid.
+PID_FILE, if set, receives the pids of the children it starts, one per line; SERVER_PID_FILE its own pid;
+METHODS_FILE the method of every request it receives, one per line.
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ def serve() -> None:
         request_id, method = message.get("id"), message.get("method")
         if request_id is None or method is None:
             continue
+        if "METHODS_FILE" in os.environ:
+            with open(os.environ["METHODS_FILE"], "a") as handle:
+                handle.write(f"{method}\n")
         if method == "initialize":
             if MODE == "silent_init":
                 continue

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from toolproof.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
+from toolproof.mcp.handoff import BUFFER, put
 from toolproof.mcp.process import ServerProcess
 from toolproof.model.result import FailureKind
 
@@ -127,7 +128,7 @@ class StdioChannel:
         """The (read, write) stream pair the SDK session runs on."""
         stdin, stdout = self.server.process.stdin, self.server.process.stdout
         assert stdin is not None and stdout is not None
-        inbound, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        inbound, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](BUFFER)
         write_stream, outbound = anyio.create_memory_object_stream[SessionMessage](0)
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(self._read, stdout, inbound)
@@ -188,7 +189,7 @@ class StdioChannel:
                 return False
             if line.strip():
                 for item in parse_line(line):
-                    await inbound.send(item)
+                    await put(inbound, item)
         return True
 
     async def _write(

@@ -2,8 +2,10 @@
 
 The SDK drops notifications it cannot type (vendor methods, invalid params); the tap sees them all.
 Unreadable input the transport reports (as Exception items) is recorded as a protocol error and not
-passed on. So is a reply whose id matches no pending request (the SDK would drop it, leaving the request
-to time out): when exactly one request is pending, that request fails at once, naming the stray reply.
+passed on. Log and progress notifications stop here too: toolproof reads them from the tap, and the SDK's
+handling (a task per notification, no callback set) made a flood of them slow. A reply whose id matches
+no pending request (the SDK would drop it and leave the request to time out) is recorded as a protocol
+error; when exactly one request is pending, that request fails at once, naming the stray reply.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from mcp_types import (
 )
 
 from toolproof.mcp.errors import PROTOCOL_VIOLATION
+from toolproof.mcp.handoff import BUFFER, put, queued
 from toolproof.model.observation import Notification
 
 _EXCERPT_CHARS = 200
+_READ_HERE_ONLY = frozenset({"notifications/message", "notifications/progress"})
 _CLOSED = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream)
 
 
@@ -43,6 +47,11 @@ class WireRecord:
     direction: Literal["in", "out"]
     at: float
     message: JSONRPCMessage
+
+
+def _read_here_only(message: JSONRPCMessage) -> bool:
+    """A notification toolproof reads from the tap and the SDK has no use for (no callbacks are set)."""
+    return isinstance(message, JSONRPCNotification) and message.method in _READ_HERE_ONLY
 
 
 class WireTap:
@@ -64,7 +73,7 @@ class WireTap:
     ) -> AsyncIterator[TransportStreams]:
         """The transport's streams, with every message recorded on its way through."""
         async with transport as (read_stream, write_stream):
-            to_session, session_reads = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            to_session, session_reads = anyio.create_memory_object_stream[SessionMessage | Exception](BUFFER)
             session_writes, from_session = anyio.create_memory_object_stream[SessionMessage](0)
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(self._pump_in, read_stream, to_session)
@@ -83,12 +92,14 @@ class WireTap:
     ) -> None:
         async with source, sink:
             try:
-                async for item in source:
-                    if isinstance(item, Exception):
-                        self.protocol_errors.append(str(item) or type(item).__name__)
-                        continue
-                    self._record("in", item.message)
-                    await sink.send(self._matched(item))
+                async for first in source:
+                    for item in queued(first, source):
+                        if isinstance(item, Exception):
+                            self.protocol_errors.append(str(item) or type(item).__name__)
+                        else:
+                            self._record("in", item.message)
+                            if not _read_here_only(item.message):
+                                await put(sink, self._matched(item))
             except _CLOSED:
                 return
 
