@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -11,6 +12,7 @@ import anyio
 
 from toolproof.check.blocks import check_block
 from toolproof.check.dotpath import PathError, capture_value
+from toolproof.load.regular_file import UnreadableFile, read_regular_file
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
@@ -30,6 +32,9 @@ from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, content_text
 from toolproof.sources.trajectory import run_trajectory
+
+FILE_CHECK_MAX_BYTES = 256 * 1024 * 1024
+"""The largest file a file expectation reads."""
 
 _PHASE_WORDS = {
     "start": "server start and initialize",
@@ -219,11 +224,16 @@ def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
     return expect.model_copy(update=update) if update else expect
 
 
-def _read_files(paths: list[str]) -> dict[str, bytes | None]:
-    contents: dict[str, bytes | None] = {}
+def _read_files(paths: list[str]) -> dict[str, bytes | str | None]:
+    """Each file's bytes; None when nothing is there; why, when something is there that is not a readable
+    regular file (a directory, a FIFO: never waited on)."""
+    contents: dict[str, bytes | str | None] = {}
     for path in paths:
-        try:
-            contents[path] = Path(path).read_bytes()
-        except OSError:
+        if not os.path.exists(path):
             contents[path] = None
+            continue
+        try:
+            contents[path] = read_regular_file(Path(path), FILE_CHECK_MAX_BYTES)
+        except UnreadableFile as error:
+            contents[path] = error.reason
     return contents

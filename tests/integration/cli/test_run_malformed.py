@@ -109,3 +109,26 @@ def test_a_url_malformed_once_expanded_is_a_configuration_error(
     failure = outcome.result("u")["failure"]
     assert failure["kind"] == "config"
     assert failure["message"] == "server.url: not a valid URL: Invalid IPv6 URL"
+
+
+def test_file_expectations_see_a_directory_or_fifo_as_there_but_not_a_file(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    directory, fifo = tmp_path / "a_directory", tmp_path / "a_fifo"
+    directory.mkdir()
+    os.mkfifo(fifo)
+    call = "assert: {{tool: echo, args: {{text: fine}}, expect: {{{check}}}}}\n"
+    server = f"server: {{command: {sys.executable}, args: [{TINY}]}}\n"
+    suite = write_suite({
+        "dir_not_exists.yaml": f"name: dir\n{server}" + call.format(check=f"file_not_exists: [{directory}]"),
+        "fifo_contains.yaml": f"name: fifo\n{server}" + call.format(check=f"file_contains: {{{fifo}: x}}"),
+        "gone.yaml": f"name: gone\n{server}" + call.format(check=f"file_not_exists: [{tmp_path / 'gone'}]"),
+    })
+    outcome = toolproof(str(suite))
+    assert outcome.verdicts() == {"dir": "FAIL", "fifo": "FAIL", "gone": "PASS"}
+    assert outcome.result("dir")["failure"]["message"] == (
+        f"file_not_exists: {directory} exists after the call (a directory)"
+    )
+    assert outcome.result("fifo")["failure"]["message"] == (
+        f"file_contains: {fifo} exists after the call but cannot be read as a file (a named pipe (FIFO))"
+    )
