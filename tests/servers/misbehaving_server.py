@@ -21,6 +21,7 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   silent_listing   never answers tools/list; answers tools/call (with structuredContent if STRUCTURED is set)
   wrong_id         answers tools/call with an id 1000 higher than the request's
   batch            answers tools/call inside a JSON-RPC batch array
+  init_notifications  sends tools/list_changed and a log message as soon as it is initialized
   notification_flood  sends NOTIFICATIONS (default 10 000) log notifications before answering tools/call
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
@@ -162,6 +163,9 @@ def serve() -> None:
             continue
         message = json.loads(line)
         request_id, method = message.get("id"), message.get("method")
+        if method == "notifications/initialized" and MODE == "init_notifications":
+            notify("notifications/tools/list_changed", {})
+            notify("notifications/message", {"level": "info", "data": "ready"})
         if request_id is None or method is None:
             continue
         if "METHODS_FILE" in os.environ:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from typing import Any
 
 import anyio
@@ -28,6 +29,7 @@ from toolproof.run.template import fill
 RESOURCE_UPDATED = "notifications/resources/updated"
 SUBSCRIPTION_WAIT_S = 5.0
 DECLARATION_WAIT_S = 2.0
+SETTLE_WAIT_S = 1.0
 
 
 def content_text(blocks: list[dict[str, Any]]) -> str:
@@ -101,11 +103,20 @@ async def observe_tool(
     return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started, tool)
 
 
+async def _settled_mark(session: Session) -> int:
+    """The notification mark after one ping round trip: what the server sent before it (a `list_changed`
+    right after initialization) arrives first, since a server's messages keep their order, and is left out.
+    A server that fails or does not answer the ping within SETTLE_WAIT_S is marked as it is."""
+    with anyio.move_on_after(SETTLE_WAIT_S), suppress(RequestFailed):
+        await session.ping()
+    return session.mark()
+
+
 async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """Every notification from the moment the call is sent until the grace period after its result."""
-    mark, started = session.mark(), time.perf_counter()
+    mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
     return _tool_observation(result, await _since(session, mark, grace_s), started, tool)
 

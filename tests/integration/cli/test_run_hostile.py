@@ -90,3 +90,14 @@ def test_a_server_that_never_answers_tools_list_passes_a_call_it_answered(
     assert outcome.verdicts() == {"silent_listing": "PASS", "structured": "PASS"}
     assert seen.read_text().split() == ["initialize", "tools/call"]
     assert outcome.result("structured")["duration_ms"] < 10_000
+
+
+def test_notifications_sent_right_after_initialization_are_not_counted(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    block = "assert_notifications: {tool: t, expect: {max_count: 0}}"
+    case = hostile("init_notifications", tmp_path / "n.pids").replace(
+        "assert: {tool: t, expect: {contains: [ok]}}", block
+    )
+    outcome = toolproof(str(write_suite({"init.yaml": case})))
+    assert outcome.verdicts() == {"init_notifications": "PASS"}, outcome.result("init_notifications")
