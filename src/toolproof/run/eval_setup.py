@@ -11,7 +11,7 @@ from toolproof.load.project_file import ProviderSettings
 from toolproof.providers.base import Provider, ProviderError
 from toolproof.providers.registry import ProviderConfig, ProviderPool
 from toolproof.providers.scripted import ScriptError
-from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.report.sanitize import maskable, secret_values
 from toolproof.run.agent_plan import HTTP_AGENT, AgentSpec, Plan, Unplannable
 from toolproof.run.agent_suite import case_target
 from toolproof.run.secrets import server_secrets
@@ -107,4 +107,4 @@ def run_secrets(
             found |= target_secrets(target, environ)
     key_envs = {judge_key_env, *(plan.agent.api_key_env for plan in plans if isinstance(plan, Plan))}
     keys = {environ.get(name, "") for name in key_envs if name}
-    return found | {key for key in keys if len(key) >= MIN_SECRET_LENGTH}
+    return found | {key for key in keys if maskable(key)}

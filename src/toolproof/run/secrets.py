@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from toolproof.model.suite import ServerConfig
-from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.report.sanitize import maskable, secret_values
 from toolproof.run.template import env_references, expand_env
 
 
@@ -20,7 +20,7 @@ def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]
     env = {name: expand_env(value, environ) for name, value in server.env.items()}
     headers = {name: expand_env(value, environ) for name, value in server.headers.items()}
     in_url = {environ.get(name, "") for name in env_references(server.url)}
-    return secret_values(env, headers) | {value for value in in_url if len(value) >= MIN_SECRET_LENGTH}
+    return secret_values(env, headers) | {value for value in in_url if maskable(value)}
 
 
 def run_secrets(servers: Iterable[ServerConfig], environ: Mapping[str, str]) -> set[str]:
