@@ -13,6 +13,7 @@ import jsonpath_rfc9535
 
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
 from toolproof.check.expressions import Scope, dot_path
+from toolproof.check.jsonpath_functions import JSONPATH, SlowPattern
 from toolproof.check.jsregex import strip_leading_flags
 from toolproof.check.schemas import schema_violation
 from toolproof.model.result import Failure, FailureKind
@@ -40,6 +41,11 @@ class NotEvaluated:
 
 class PathSyntaxError(ValueError):
     """A JSONPath that RFC 9535 rejects."""
+
+
+class PathTimeout(PathSyntaxError):
+    """A JSONPath whose `match()` or `search()` pattern ran out of time: every caller that reports a bad path
+    reports it the same way."""
 
 
 def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
@@ -178,14 +184,18 @@ def _no_constant(name: str) -> Any:
 @lru_cache(maxsize=2048)
 def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
     try:
-        return jsonpath_rfc9535.compile(path)
+        return JSONPATH.compile(path)
     except jsonpath_rfc9535.JSONPathError as error:
         raise PathSyntaxError(f"invalid JSONPath {path!r}: {error}") from None
 
 
 def jsonpath_values(path: str, data: Any) -> list[Any]:
-    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError`."""
-    return [node.value for node in _query(path).find(data)]
+    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError` (or `PathTimeout`)."""
+    query = _query(path)
+    try:
+        return [node.value for node in query.find(data)]
+    except SlowPattern as error:
+        raise PathTimeout(f"JSONPath {path!r}: {error}") from None
 
 
 def json_equal(a: Any, b: Any) -> bool:
