@@ -72,6 +72,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="an HTTP agent (a target file) for cases that name no servers and no target",
     )
+    parser.add_argument(
+        "--fixture", type=Path, metavar="DIR", help="fixture directory; each trial gets a copy as {{fixture}}"
+    )
     parser.add_argument("--trials", type=jobs_arg, metavar="N", help="run each case N times (default 1)")
     parser.add_argument(
         "--k", dest="k", type=jobs_arg, metavar="K", help="k of pass@k and pass^k (default N)"
@@ -104,6 +107,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 class _Usage(Exception):
     """A usage or configuration problem that stops the command before anything runs (exit status 2)."""
+
+
+def _fixture(path: Path | None) -> Path | None:
+    if path is not None and not path.is_dir():
+        raise _Usage(f"--fixture {path}: not a directory")
+    return path.resolve() if path is not None else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -185,7 +194,11 @@ def _run(args: argparse.Namespace) -> int:
             "give --judge-provider/--judge-model or judge: in toolproof.yaml, or --skip-judge"
         )
     options = EvalOptions(
-        server=ServerOptions(environ=environ, timeout_s=args.timeout or project.timeout or DEFAULT_TIMEOUT_S),
+        server=ServerOptions(
+            environ=environ,
+            fixture=_fixture(args.fixture),
+            timeout_s=args.timeout or project.timeout or DEFAULT_TIMEOUT_S,
+        ),
         providers=providers,
         judge=judge,
         trials=trials,
