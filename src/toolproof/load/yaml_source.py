@@ -28,9 +28,9 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
+from toolproof.core.regular_file import MAX_FILE_BYTES, UnreadableFile, read_regular_file
 from toolproof.load.errors import LoadError
-from toolproof.load.regular_file import MAX_FILE_BYTES, UnreadableFile, read_regular_file
-from toolproof.model.suite import go_string
+from toolproof.model.server_case import go_string
 
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]

@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     PARSE_ERROR,
@@ -27,10 +26,11 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from toolproof.framing import LineBuffer
+from toolproof.core.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
 from toolproof.mcp.handoff import BUFFER, put
 from toolproof.mcp.process import ServerProcess
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.model.result import FailureKind
 
 READ_CHUNK = 1 << 20

@@ -18,7 +18,6 @@ from typing import Literal
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client._transport import ReadStream, TransportStreams, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     INVALID_REQUEST,
@@ -33,6 +32,7 @@ from mcp_types import (
 
 from toolproof.mcp.errors import PROTOCOL_VIOLATION
 from toolproof.mcp.handoff import BUFFER, put, queued
+from toolproof.mcp.sdk_private import ReadStream, TransportStreams, WriteStream
 from toolproof.model.observation import Notification
 
 _EXCERPT_CHARS = 200

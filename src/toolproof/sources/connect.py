@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolproof.core.template import expand_env, fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import ClientCapabilities, SamplingMock, ServerConfig, Transport, check_url
-from toolproof.run.template import expand_env, fill
+from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport, check_url
 from toolproof.sources.options import ServerOptions
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from tests.unit.load.conftest import Write
 
+from toolproof.core.regular_file import MAX_FILE_BYTES
 from toolproof.load.errors import LoadError
-from toolproof.load.regular_file import MAX_FILE_BYTES
 from toolproof.load.yaml_source import MAX_ALIAS_VALUES, MAX_DEPTH, format_path, read_yaml
 
 

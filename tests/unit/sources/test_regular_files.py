@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from toolproof.model.result import FailureKind
-from toolproof.model.suite import TrajectoryBlock, TrajectoryCheck
+from toolproof.model.server_case import TrajectoryBlock, TrajectoryCheck
+from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.traces import TraceError, read_traces
-from toolproof.sources.trajectory import run_trajectory
 
 
 def test_a_fifo_or_directory_given_as_a_trace_is_an_error_not_a_hang(tmp_path: Path) -> None:

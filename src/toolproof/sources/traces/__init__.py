@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolproof.load.regular_file import UnreadableFile, read_regular_file
+from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.model.transcript import Transcript
 from toolproof.sources.traces import audit_log, mcplab, mibo, native, otel
 from toolproof.sources.traces.errors import TraceError, UnknownFormat

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from toolproof.check.jsregex import REGEX_TIMEOUT_S
-from toolproof.check.response import PathSyntaxError, jsonpath_values
+from toolproof.core.jsonpath import PathSyntaxError, jsonpath_values
+from toolproof.core.jsregex import REGEX_TIMEOUT_S
 
 DATA = [{"a": "xyz"}, {"a": "b"}, {"a": 3}]
 

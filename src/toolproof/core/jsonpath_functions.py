@@ -10,7 +10,7 @@ from iregexp_check import check
 from jsonpath_rfc9535 import JSONPathEnvironment, function_extensions
 from jsonpath_rfc9535.function_extensions._pattern import map_re
 
-from toolproof.check.jsregex import REGEX_TIMEOUT_S
+from toolproof.core.jsregex import REGEX_TIMEOUT_S
 
 
 class SlowPattern(Exception):
