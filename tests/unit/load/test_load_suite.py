@@ -8,7 +8,7 @@ from tests.unit.load.conftest import Write
 import toolproof.load as load_module
 from toolproof.load import LoadError, dialects, load_file, load_suite
 from toolproof.load.yaml_source import Document
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 
 def test_bad_files_yield_errors_and_the_rest_loads(write: Write, tmp_path: Path) -> None:
