@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolproof.cli import Parser
 from toolproof.cli.options import duration_arg, jobs_arg
+from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from toolproof.load import LoadError
@@ -24,7 +26,10 @@ if TYPE_CHECKING:
 TRANSPORTS = ("stdio", "sse", "http")
 
 
-class IntermixedParser(argparse.ArgumentParser):
+__all__ = ["UsageError"]
+
+
+class IntermixedParser(Parser):
     """Options and positional paths in any order (`snapshot evals --update more-evals`)."""
 
     _inner = False
@@ -74,13 +79,10 @@ def add_server_options(parser: argparse.ArgumentParser, *, server_help: str, tim
                         help=f"per-case (or per-request) timeout, e.g. 30s, 1m (default {timeout:g}s)")
 
 
-class UsageError(Exception):
-    """A command line that cannot be acted on; exit status 2."""
-
-
 def fail(command: str, error: Exception) -> int:
+    """Say what went wrong on stderr; the usage exit status."""
     print(f"toolproof {command}: {error}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def parse_headers(text: str) -> dict[str, str]:

@@ -19,6 +19,7 @@ from toolproof.cli.author_options import (
     server_options,
     suite_paths,
 )
+from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.author.listing import Listing
@@ -125,5 +126,5 @@ def coverage(args: argparse.Namespace) -> int:
     if args.min is not None and measured.percentage < args.min:
         print(f"toolproof coverage: {measured.percentage}% of the tools covered, under --min {args.min}%",
               file=sys.stderr)
-        return 1
-    return 2 if any(isinstance(item, LoadError) for item in items) else 0
+        return ExitCode.FAILED
+    return ExitCode.USAGE if any(isinstance(item, LoadError) for item in items) else ExitCode.OK

@@ -16,6 +16,7 @@ from toolproof.cli.author_options import (
     server_options,
 )
 from toolproof.cli.options import jobs_arg
+from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.author.generate import Generated
@@ -109,4 +110,4 @@ def generate(args: argparse.Namespace) -> int:
     if isinstance(done, int):
         return done
     print(f"next: toolproof run {output}", file=sys.stdout)
-    return 0
+    return ExitCode.OK

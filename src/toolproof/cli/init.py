@@ -7,6 +7,7 @@ from pathlib import Path
 
 from toolproof.cli.author_options import UsageError, add_command, add_server_options, fail
 from toolproof.cli.generate import add_generate_options, output_dir, run_generate
+from toolproof.exit_codes import ExitCode
 
 DEFAULT_DIR = Path("evals")
 
@@ -46,7 +47,7 @@ def init(args: argparse.Namespace) -> int:
     for path in written:
         print(f"  wrote {path}")
     print(f"next: toolproof run {directory} --fixture {directory / 'fixtures'}")
-    return 0
+    return ExitCode.OK
 
 
 def _from_server(args: argparse.Namespace, directory: Path) -> int:
@@ -79,4 +80,4 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
         print(clean(f"  not recorded: {result.name}: {message}"))
     fixture = f" --fixture {args.fixture}" if args.fixture else ""
     print(f"next: toolproof run {directory}{fixture}    (and later: toolproof snapshot {directory}{fixture})")
-    return 1 if missed else 0
+    return ExitCode.FAILED if missed else ExitCode.OK

@@ -64,12 +64,13 @@ def named_servers(specs: list[str], transport: str, headers: str) -> list[tuple[
 
 
 def matrix(args: argparse.Namespace) -> int:
+    from toolproof.api import exit_code_of
     from toolproof.author.matrix import grid, matrix_items
-    from toolproof.cli.interrupt import Interrupted, run_until_signal
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.options import reports
     from toolproof.core.sanitize import clean
     from toolproof.core.writing import write_atomic
     from toolproof.model.server_case import Case
+    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 
@@ -81,7 +82,7 @@ def matrix(args: argparse.Namespace) -> int:
         return fail("matrix", error)
     expanded = matrix_items(items, servers)
     cases = [item for item in items if isinstance(item, Case)]
-    sink = build_sinks(args, run_secrets([config for _, config in servers], options.environ))
+    sink = reports(args).sink(run_secrets([config for _, config in servers], options.environ))
     outcome = run_until_signal(lambda: run_server_suite(expanded, options, jobs=args.jobs, sink=sink))
     if isinstance(outcome, Interrupted):
         return outcome.report("toolproof matrix")
@@ -95,4 +96,4 @@ def matrix(args: argparse.Namespace) -> int:
             write_atomic(args.output, text)
         except OSError as error:
             return fail("matrix", error)
-    return exit_status(outcome)
+    return exit_code_of(outcome)

@@ -50,12 +50,13 @@ def snapshot_file_for(paths: list[Path], output: Path | None) -> Path:
 
 
 def snapshot(args: argparse.Namespace) -> int:
+    from toolproof.api import exit_code_of
     from toolproof.author.snapshot import run_snapshots
     from toolproof.author.snapshot_file import SnapshotFileError, read_snapshots, render_snapshots
-    from toolproof.cli.interrupt import Interrupted, run_until_signal
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.options import reports
     from toolproof.core.writing import write_atomic
     from toolproof.model.server_case import Case
+    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.run.secrets import run_secrets
 
     try:
@@ -67,7 +68,7 @@ def snapshot(args: argparse.Namespace) -> int:
     except (UsageError, SnapshotFileError) as error:
         return fail("snapshot", error)
     cases = [item for item in items if isinstance(item, Case)]
-    sink = build_sinks(args, run_secrets([case.server for case in cases], options.environ))
+    sink = reports(args).sink(run_secrets([case.server for case in cases], options.environ))
     outcome = run_until_signal(
         lambda: run_snapshots(items, saved, file, options, update=args.update, jobs=args.jobs, sink=sink)
     )
@@ -82,4 +83,4 @@ def snapshot(args: argparse.Namespace) -> int:
         recorded = len(outcome.snapshots.snapshots or [])
         print(f"snapshots: {recorded} recorded ({outcome.new} new, {outcome.changed} changed) in {file}",
               file=out)
-    return exit_status(outcome.results)
+    return exit_code_of(outcome.results)

@@ -52,7 +52,7 @@ class _Runner:
         self.args, self.options, self.server = args, options, server
 
     async def run(self, paths: list[Path]) -> None:
-        from toolproof.cli.reporting import build_sinks
+        from toolproof.cli.options import reports
         from toolproof.model.server_case import Case
         from toolproof.run.secrets import run_secrets
         from toolproof.run.server_suite import run_server_suite
@@ -63,7 +63,7 @@ class _Runner:
             print(f"toolproof watch: {error}", file=sys.stderr)
             return
         cases = [item for item in items if isinstance(item, Case)]
-        sink = build_sinks(self.args, run_secrets([case.server for case in cases], self.options.environ))
+        sink = reports(self.args).sink(run_secrets([case.server for case in cases], self.options.environ))
         await run_server_suite(items, self.options, jobs=self.args.jobs, sink=sink)
         sys.stdout.flush()
 
@@ -71,8 +71,8 @@ class _Runner:
 def watch(args: argparse.Namespace) -> int:
     from toolproof.author.watching import Watched
     from toolproof.author.watching import watch as watch_files
-    from toolproof.cli.interrupt import run_until_signal
     from toolproof.core.sanitize import clean
+    from toolproof.run.interrupt import run_until_signal
 
     if args.output is not None and args.json is None:
         args.json = str(args.output)

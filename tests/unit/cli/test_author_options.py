@@ -15,16 +15,16 @@ FLAGS = ["--suite", "s", "--server", "http://h/mcp", "--fixture", "f", "--timeou
 
 @pytest.mark.parametrize("command", ["init", "generate", "snapshot", "coverage", "watch", "matrix"])
 def test_every_command_takes_mcp_assert_flags(command: str) -> None:
-    args = build_parser().parse_args([command, *FLAGS])
+    args = build_parser()[0].parse_args([command, *FLAGS])
     assert (args.transport, args.headers, args.timeout) == ("http", "A=1", 5.0)
     assert args.fixture == Path("f")
 
 
 def test_paths_and_flags_in_any_order() -> None:
-    args = build_parser().parse_args(["snapshot", "a", "--update", "b", "--server", "srv x", "c", "-q"])
+    args = build_parser()[0].parse_args(["snapshot", "a", "--update", "b", "--server", "srv x", "c", "-q"])
     assert (args.paths, args.update, args.server, args.quiet) == ([Path("a"), Path("b"), Path("c")], True,
                                                                    "srv x", True)
-    args = build_parser().parse_args(["init", "evals", "--server", "npx srv"])
+    args = build_parser()[0].parse_args(["init", "evals", "--server", "npx srv"])
     assert (args.paths, args.server) == ([Path("evals")], "npx srv")
 
 
