@@ -9,12 +9,6 @@ from __future__ import annotations
 # command -> what to do instead
 COMMANDS: dict[str, str] = {
     "ci": "run `toolproof run` (its exit status is 1 when a case fails)",
-    "matrix": "run `toolproof run --server CMD` once per server",
-    "coverage": "not available",
-    "generate": "write the cases by hand (see README.md, 'A first suite')",
-    "init": "write the cases by hand (see README.md, 'A first suite')",
-    "snapshot": "not available",
-    "watch": "not available",
     "audit": "not available",
     "fuzz": "not available",
     "lint": "not available",
@@ -29,6 +23,9 @@ FLAGS: dict[tuple[str, str], str] = {
     ("run", "--save-baseline"): "not available",
     ("run", "--fix"): "agent-lsp's position re-probing is not available",
     ("run", "--reuse-server"): "every case gets a fresh server",
+    ("snapshot", "--docker"): "not available",
+    ("watch", "--interval"): "watch reacts to change notifications; --debounce takes changes together",
+    ("matrix", "--languages"): "give --server NAME=CMD once per server",
 }
 
 
