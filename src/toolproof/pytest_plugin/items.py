@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
@@ -80,7 +80,7 @@ class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         here = Path.cwd()
         written = self.path.relative_to(here) if self.path.is_relative_to(here) else self.path
-        entries: list[AnyCase | Broken] = by_document(load_path(written))  # cases name their file as `toolproof run` would
+        entries = cast("list[AnyCase | Broken]", by_document(load_path(written)))  # cases name their file as `toolproof run` would
         cases = [entry for entry in entries if not isinstance(entry, tuple)]
         keys = [(self.path.as_posix(), (case.source.line, case.source.column), case.name) for case in cases]
         names = iter(unique_names(keys))
