@@ -78,9 +78,9 @@ class SuiteFile(pytest.File):
         return any(dialect.detect(document) for document in source.documents for dialect in dialects)
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        here = Path.cwd()
+        here = Path.cwd()  # cases name their file as `toolproof run` would: relative to where it runs
         written = self.path.relative_to(here) if self.path.is_relative_to(here) else self.path
-        entries = cast("list[AnyCase | Broken]", by_document(load_path(written)))  # cases name their file as `toolproof run` would
+        entries = cast("list[AnyCase | Broken]", by_document(load_path(written)))
         cases = [entry for entry in entries if not isinstance(entry, tuple)]
         keys = [(self.path.as_posix(), (case.source.line, case.source.column), case.name) for case in cases]
         names = iter(unique_names(keys))
