@@ -132,9 +132,7 @@ class _CaseItem(pytest.Item):
         if results and all(result.status is Status.SKIP for result in results):
             raise pytest.skip.Exception(results[0].reason or "skipped", _use_item_location=True)
 
-    def repr_failure(
-        self, excinfo: ExceptionInfo[BaseException], style: Any = None
-    ) -> str | TerminalRepr:
+    def repr_failure(self, excinfo: ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailed):
             verbose = self.config.get_verbosity() > 0
             return failure_text(excinfo.value.results, excinfo.value.secrets, verbose=verbose)

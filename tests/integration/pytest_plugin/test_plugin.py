@@ -38,7 +38,9 @@ def test_the_plugin_is_registered_by_the_installed_distribution() -> None:
     assert any(point.value == "toolproof.pytest_plugin" for point in points)
 
 
-def test_quickstart_runs_each_case_as_an_item_and_lf_reruns_only_the_failed(pytester: pytest.Pytester) -> None:
+def test_quickstart_runs_each_case_as_an_item_and_lf_reruns_only_the_failed(
+    pytester: pytest.Pytester,
+) -> None:
     root = _project(pytester, "quickstart")
     tiny = root / "examples" / "quickstart" / "01_tiny_tools.yaml"
     tiny.write_text(tiny.read_text().replace('{"$": 42}', '{"$": 43}'))
@@ -61,15 +63,23 @@ def test_quickstart_runs_each_case_as_an_item_and_lf_reruns_only_the_failed(pyte
     )
     again = pytester.runpytest_subprocess("--toolproof", "--lf", "examples/quickstart")
     again.assert_outcomes(failed=1)
-    again.stdout.fnmatch_lines(["collected 1 item", "run-last-failure: rerun previous 1 failure (skipped 2 files)"])
+    again.stdout.fnmatch_lines(
+        ["collected 1 item", "run-last-failure: rerun previous 1 failure (skipped 2 files)"]
+    )
 
 
 def test_a_failure_shows_the_cli_s_details(pytester: pytest.Pytester) -> None:
     root = _project(pytester)
     (root / "evals").mkdir()
-    (root / "evals" / "echo.yaml").write_text(_case("echo is loud", "echo", "{text: quiet}", "{contains: [LOUD]}"))
+    (root / "evals" / "echo.yaml").write_text(
+        _case("echo is loud", "echo", "{text: quiet}", "{contains: [LOUD]}")
+    )
     cli = subprocess.run(
-        [sys.executable, "-m", "toolproof", "run", "evals"], cwd=root, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "toolproof", "run", "evals"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     lines = cli.stdout.splitlines()
     detail = [line.strip() for line in lines[1 : lines.index("")]]
@@ -153,7 +163,9 @@ def test_the_plugin_leaves_yaml_alone_unless_asked(pytester: pytest.Pytester) ->
     root = _project(pytester)
     for folder in ("evals", "config"):
         (root / folder).mkdir()
-        (root / folder / "case.yaml").write_text(_case(f"{folder} case", "echo", "{text: hi}", "{equals: hi}"))
+        (root / folder / "case.yaml").write_text(
+            _case(f"{folder} case", "echo", "{text: hi}", "{equals: hi}")
+        )
     (root / "test_plain.py").write_text("def test_plain():\n    pass\n")
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
     pytester.makeini("[pytest]\ntoolproof_paths = evals\n")
@@ -169,9 +181,16 @@ def test_fixture_server_and_timeout_come_from_ini_or_options(pytester: pytest.Py
     (root / "evals" / "fixtures" / "hello.txt").write_text("hello")
     elsewhere = "server: {command: no-such-server}"
     (root / "evals" / "cases.yaml").write_text(
-        _case("reads the fixture copy", "echo", "{text: hi}", '{file_contains: {"{{fixture}}/hello.txt": hello}}')
+        _case(
+            "reads the fixture copy",
+            "echo",
+            "{text: hi}",
+            '{file_contains: {"{{fixture}}/hello.txt": hello}}',
+        )
         + "---\n"
-        + _case("runs the overriding server", "add", "{a: 1, b: 2}", '{json_path: {"$": 3}}', server=elsewhere)
+        + _case(
+            "runs the overriding server", "add", "{a: 1, b: 2}", '{json_path: {"$": 3}}', server=elsewhere
+        )
     )
     (root / "slow").mkdir()
     notes = "server: {command: python, args: [examples/servers/notes_server.py]}"
@@ -190,15 +209,16 @@ def test_fixture_server_and_timeout_come_from_ini_or_options(pytester: pytest.Py
         "toolproof_server = python examples/servers/tiny_server.py\n"
     )
     pytester.runpytest_subprocess("--toolproof", "evals").assert_outcomes(passed=2)
-    pytester.runpytest_subprocess("--toolproof", "evals", "--toolproof-server", "no-such-server").assert_outcomes(
-        passed=0, failed=2
-    )
-
+    pytester.runpytest_subprocess(
+        "--toolproof", "evals", "--toolproof-server", "no-such-server"
+    ).assert_outcomes(passed=0, failed=2)
 
 
 def test_agent_cases_are_checked_against_the_recorded_runs(pytester: pytest.Pytester) -> None:
     root = pytester.path
-    shutil.copytree(EXAMPLES / "agent" / "mibo", root / "cases" / "mibo", ignore=shutil.ignore_patterns("live"))
+    shutil.copytree(
+        EXAMPLES / "agent" / "mibo", root / "cases" / "mibo", ignore=shutil.ignore_patterns("live")
+    )
     shutil.copytree(EXAMPLES / "agent" / "toolproof", root / "cases" / "toolproof")
     shutil.copytree(EXAMPLES / "agent" / "traces", root / "traces")
     without = pytester.runpytest_subprocess("--toolproof", "cases", "-rs")
