@@ -25,8 +25,10 @@ from toolproof.model.suite import (
     ToolsBlock,
     TraceEntry,
     TrajectoryCheck,
+    Transport,
 )
 from toolproof.schemas.shapes import (
+    any_case,
     BOOLEAN,
     DURATION,
     SCALAR_TEXT,
@@ -79,5 +81,5 @@ def schema() -> Schema:
         "assert_resources, assert_prompts, assert_completion, assert_sampling, assert_logging, "
         "assert_notifications, assert_tools or trajectory) with its expectations.",
         body,
-        _without_kind(defs),
+        {**_without_kind(defs), "Transport": any_case(Transport)},
     )

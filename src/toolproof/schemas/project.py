@@ -7,8 +7,8 @@ the shapes of those readers: a mapping of names to `ServerConfig`, and the targe
 from __future__ import annotations
 
 from toolproof.load.project_file import ProjectConfig
-from toolproof.model.suite import ServerConfig
-from toolproof.schemas.shapes import DURATION, Schema, document, model_schemas
+from toolproof.model.suite import ServerConfig, Transport
+from toolproof.schemas.shapes import DURATION, Schema, any_case, document, model_schemas
 from toolproof.schemas.targets import SERVER_NAME, target
 
 
@@ -29,6 +29,7 @@ def schema() -> Schema:
         defs[name]["properties"] = {**settings, "request_timeout": {**DURATION, "description": "one request"}}
     properties["request_timeout"] = {**DURATION, "description": "one request"}
     body.pop("title", None)
+    defs["Transport"] = any_case(Transport)
     return document(
         "toolproof project file (toolproof.yaml)",
         "Settings of `toolproof eval`: the agent's provider and model, the judge, servers, an HTTP target, "

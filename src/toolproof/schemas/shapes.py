@@ -111,3 +111,10 @@ def document(title: str, description: str, body: Schema, defs: Schema | None = N
     if defs:
         schema["$defs"] = dict(sorted(defs.items()))
     return schema
+
+
+def any_case(values: Iterable[str]) -> Schema:
+    """One of `values`, in any letter case (the loader lowercases it); completion offers them as written."""
+    listed = list(values)
+    spelled = "|".join("".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in v) for v in listed)
+    return {"anyOf": [{"enum": listed}, {"type": "string", "pattern": f"^({spelled})$"}]}
