@@ -28,11 +28,11 @@ from toolproof.model.suite import (
     Transport,
 )
 from toolproof.schemas.shapes import (
-    any_case,
     BOOLEAN,
     DURATION,
     SCALAR_TEXT,
     Schema,
+    any_case,
     closed,
     document,
     model_schemas,

@@ -14,7 +14,6 @@ from toolproof.schemas.shapes import (
     BOOLEAN,
     INTEGER,
     MAPPING,
-    NUMBER,
     SCALAR_TEXT,
     SHARE,
     TEXT,
@@ -49,10 +48,15 @@ def _call(extra: dict[str, Schema] | None = None) -> Schema:
 
 def _checks() -> dict[str, Schema]:
     """The value each check key takes, as the reader's method for it accepts it."""
-    sequence = {"anyOf": [texts(), closed(["any_of"], {"any_of": {"type": "array", "items": texts(), "minItems": 1}})]}
+    sequence = {
+        "anyOf": [texts(), closed(["any_of"], {"any_of": {"type": "array", "items": texts(), "minItems": 1}})]
+    }
     sequence["anyOf"].extend(closed([mode], {mode: texts()}) for mode in own.SEQUENCE_MODES)
     reply_ops = ("contains", "not_contains", "starts_with", "ends_with", "equals")
-    reply_types = {op: one_or_more(SCALAR_TEXT) for op in reply_ops} | {"case_sensitive": BOOLEAN, "trim": BOOLEAN}
+    reply_types = {op: one_or_more(SCALAR_TEXT) for op in reply_ops} | {
+        "case_sensitive": BOOLEAN,
+        "trim": BOOLEAN,
+    }
     bounds = {"exactly": INTEGER, "min": INTEGER, "max": INTEGER}
     return {
         "called": {"anyOf": [TEXT, _call()]},
@@ -77,8 +81,13 @@ def _checks() -> dict[str, Schema]:
         ),
         "tool_input": closed(
             ("tool", "contains", "regex", "jsonpath", "equals"),
-            {"tool": SCALAR_TEXT, "contains": SCALAR_TEXT, "regex": SCALAR_TEXT, "jsonpath": SCALAR_TEXT,
-             "equals": ANYTHING},
+            {
+                "tool": SCALAR_TEXT,
+                "contains": SCALAR_TEXT,
+                "regex": SCALAR_TEXT,
+                "jsonpath": SCALAR_TEXT,
+                "equals": ANYTHING,
+            },
             required=["tool"],
         ),
         "reply": closed(reply_types, reply_types),
@@ -87,8 +96,12 @@ def _checks() -> dict[str, Schema]:
                 TEXT,
                 closed(
                     ("pattern", "flavor", "ignore_case", "match"),
-                    {"pattern": TEXT, "flavor": {"enum": ["re2", "js", "python"]}, "ignore_case": BOOLEAN,
-                     "match": BOOLEAN},
+                    {
+                        "pattern": TEXT,
+                        "flavor": {"enum": ["re2", "js", "python"]},
+                        "ignore_case": BOOLEAN,
+                        "match": BOOLEAN,
+                    },
                     required=["pattern"],
                 ),
             ]
@@ -96,25 +109,39 @@ def _checks() -> dict[str, Schema]:
         "jsonpath": {
             "anyOf": [
                 TEXT,
-                closed(("path", "equals", "exists"), {"path": SCALAR_TEXT, "equals": ANYTHING, "exists": BOOLEAN},
-                       required=["path"]),
+                closed(
+                    ("path", "equals", "exists"),
+                    {"path": SCALAR_TEXT, "equals": ANYTHING, "exists": BOOLEAN},
+                    required=["path"],
+                ),
             ]
         },
-        "field": closed(("path", "matches", "not"), {"path": SCALAR_TEXT, "matches": {"$ref": MATCHER},
-                        "not": BOOLEAN}, required=["path", "matches"]),
+        "field": closed(
+            ("path", "matches", "not"),
+            {"path": SCALAR_TEXT, "matches": {"$ref": MATCHER}, "not": BOOLEAN},
+            required=["path", "matches"],
+        ),
         "schema": {"description": "a JSON Schema, or {schema, field}", "type": "object"},
         "http_status": {"type": "integer", "minimum": 100},
         "latency": closed(("max_ms",), {"max_ms": {"type": "number", "minimum": 0}}, required=["max_ms"]),
-        "tokens": closed(("max_total", "max_input", "max_output"),
-                         {"max_total": INTEGER, "max_input": INTEGER, "max_output": INTEGER}),
+        "tokens": closed(
+            ("max_total", "max_input", "max_output"),
+            {"max_total": INTEGER, "max_input": INTEGER, "max_output": INTEGER},
+        ),
         "guardrail": closed(("name", "triggered"), {"name": SCALAR_TEXT, "triggered": BOOLEAN}),
         "judge": {
             "anyOf": [
                 TEXT,
                 closed(
                     ("criteria", "threshold", "not", "grounding", "node", "key"),
-                    {"criteria": SCALAR_TEXT, "threshold": SHARE, "not": one_or_more(), "grounding": BOOLEAN,
-                     "node": SCALAR_TEXT, "key": SCALAR_TEXT},
+                    {
+                        "criteria": SCALAR_TEXT,
+                        "threshold": SHARE,
+                        "not": one_or_more(),
+                        "grounding": BOOLEAN,
+                        "node": SCALAR_TEXT,
+                        "key": SCALAR_TEXT,
+                    },
                     required=["criteria"],
                 ),
             ]
@@ -135,8 +162,12 @@ def _check() -> Schema:
             "label": SCALAR_TEXT,
             "when": closed(
                 own.PRECONDITION_KEYS,
-                {"tool_called": TEXT, "tool_called_pattern": TEXT, "any_tool_called": BOOLEAN,
-                 "min_tool_calls": INTEGER},
+                {
+                    "tool_called": TEXT,
+                    "tool_called_pattern": TEXT,
+                    "any_tool_called": BOOLEAN,
+                    "min_tool_calls": INTEGER,
+                },
             ),
             "pass_threshold": SHARE,
         },
@@ -154,11 +185,23 @@ def _check() -> Schema:
 
 def _matcher() -> Schema:
     """An argument value: a literal (exact match) or a matcher mapping with one matcher key."""
-    options = {"optional": BOOLEAN, "tolerance_minutes": {"type": "number", "minimum": 0},
-               "flavor": {"enum": ["re2", "js", "python"]}, "ignore_case": BOOLEAN}
-    kinds = {"exact": ANYTHING, "contains": ANYTHING, "regex": TEXT, "date": TEXT,
-             "one_of": {"type": "array", "items": {"$ref": MATCHER}, "minItems": 1}, "any": ANYTHING,
-             "schema": MAPPING, "text": ANYTHING, "expr": TEXT}
+    options = {
+        "optional": BOOLEAN,
+        "tolerance_minutes": {"type": "number", "minimum": 0},
+        "flavor": {"enum": ["re2", "js", "python"]},
+        "ignore_case": BOOLEAN,
+    }
+    kinds = {
+        "exact": ANYTHING,
+        "contains": ANYTHING,
+        "regex": TEXT,
+        "date": TEXT,
+        "one_of": {"type": "array", "items": {"$ref": MATCHER}, "minItems": 1},
+        "any": ANYTHING,
+        "schema": MAPPING,
+        "text": ANYTHING,
+        "expr": TEXT,
+    }
     matcher = closed([*own.MATCHER_KEYS, *own.MATCHER_OPTIONS], {**kinds, **options})
     matcher["oneOf"] = [{"required": [key]} for key in sorted(own.MATCHER_KEYS)]
     literal = {"not": {"type": "object", "anyOf": [{"required": [key]} for key in sorted(own.MATCHER_KEYS)]}}
@@ -184,7 +227,11 @@ def schema() -> Schema:
             "body": ANYTHING,
             "skip": BOOLEAN,
             "tags": one_or_more(SCALAR_TEXT),
-            "servers": {"type": "object", "propertyNames": SERVER_NAME, "additionalProperties": refs["ServerConfig"]},
+            "servers": {
+                "type": "object",
+                "propertyNames": SERVER_NAME,
+                "additionalProperties": refs["ServerConfig"],
+            },
             "agent": agent(),
             "target": target(),
         },

@@ -16,7 +16,9 @@ def target() -> Schema:
         "oneOf": [
             closed(["bearer_env"], {"bearer_env": TEXT}, required=["bearer_env"]),
             closed(
-                ["header", "env", "scheme"], {"header": TEXT, "env": TEXT, "scheme": TEXT}, required=["header", "env"]
+                ["header", "env", "scheme"],
+                {"header": TEXT, "env": TEXT, "scheme": TEXT},
+                required=["header", "env"],
             ),
             {"enum": ["none", None]},
         ]
