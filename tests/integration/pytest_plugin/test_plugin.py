@@ -57,7 +57,7 @@ def test_quickstart_runs_each_case_as_an_item_and_lf_reruns_only_the_failed(
         [
             "*toolproof: add returns the sum as JSON*",
             "*expectation failed (json_path)*",
-            "*at examples/quickstart/01_tiny_tools.yaml:11*",
+            "*at examples/quickstart/01_tiny_tools.yaml:12*",
             "FAILED examples/quickstart/01_tiny_tools.yaml::add returns the sum as JSON*",
         ]
     )
