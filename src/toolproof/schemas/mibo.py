@@ -58,7 +58,7 @@ def _procedural() -> Schema:
     body["allOf"] = [
         {
             "if": {"properties": {"target": {"const": target}}},
-            "then": {"propertyNames": {"enum": [*common, *listed]}},
+            "then": closed([*common, *listed], {key: KEY_TYPES[key] for key in [*common, *listed]}),
         }
         for target, listed in mibo.TARGET_KEYS.items()
     ]

@@ -33,7 +33,7 @@ def problems(name: str, path: Path) -> list[LoadError]:
     for document in source.documents:
         for error in check.iter_errors(document.data):
             found.extend(_located(document, best_match([error])))
-    return sorted(found, key=lambda problem: (problem.line, problem.column))
+    return sorted(dict.fromkeys(found), key=lambda problem: (problem.line, problem.column))
 
 
 def _located(document: Document, error: ValidationError) -> list[LoadError]:
