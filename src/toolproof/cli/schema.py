@@ -26,7 +26,13 @@ def run(args: argparse.Namespace) -> int:
     from toolproof.schemas import stored
 
     if not args.files:
-        sys.stdout.write(stored(args.format))
+        try:
+            sys.stdout.write(stored(args.format))
+            sys.stdout.flush()
+        except BrokenPipeError:  # `toolproof schema X | head`: the reader has what it wanted
+            from toolproof.report.sinks import silence
+
+            silence(sys.stdout)
         return 0
     from toolproof.schemas.validate import problems
 
