@@ -20,6 +20,7 @@ FORMATS: dict[str, str] = {
     "mibo": "mibo",
     "promptkit": "promptkit",
     "project": "project",
+    "script": "script",
 }
 """Format name -> the module of this package that builds its schema."""
 

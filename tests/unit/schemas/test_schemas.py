@@ -14,6 +14,7 @@ from toolproof.load import LoadError, load_file, mcp_assert, mcplab, mibo, promp
 from toolproof.load.agent_cases import load_agent_cases
 from toolproof.load.project_file import PROJECT_FILE, load_project
 from toolproof.load.yaml_source import Document, read_yaml
+from toolproof.providers.scripted import ScriptError, load_script
 from toolproof.schemas import FORMATS, HERE, build, file_name, render
 from toolproof.schemas.validate import problems
 
@@ -27,6 +28,8 @@ def format_of(document: Document) -> str | None:
     """The format a document is read as, by the loaders' own recognition (None: no case format)."""
     if document.file.name == PROJECT_FILE:
         return "project"
+    if set(document.data) == {"scenarios"} and isinstance(document.data["scenarios"], dict):
+        return "script"
     if mcp_assert.detect(document.data):
         return "mcp-assert"
     for name, dialect in (
@@ -178,6 +181,9 @@ def test_a_misspelt_key_or_a_wrong_type_is_rejected_with_its_path(
     # the loader refuses the same file
     if name == "project":
         assert load_project(path)[1]
+    elif name == "script":
+        with pytest.raises(ScriptError):
+            load_script(path)
     elif name == "mcp-assert":
         items = load_file(path)
         assert items and all(isinstance(item, LoadError) for item in items)
