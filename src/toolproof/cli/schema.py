@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(stored(args.format))
             sys.stdout.flush()
         except BrokenPipeError:  # `toolproof schema X | head`: the reader has what it wanted
-            from toolproof.report.sinks import silence
+            from toolproof.core.writing import silence
 
             silence(sys.stdout)
         return 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from toolproof.core.sanitize import Scrubber
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.describe import failure_lines, one_line, stderr_tail
-from toolproof.report.sanitize import Scrubber
 from toolproof.report.terminal import STDERR_LINES, VALUE_CHARS, VALUE_LINES
 
 

@@ -19,12 +19,12 @@ from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 from toolproof.load import load_file
 from toolproof.load.agent_cases import load_agent_cases
+from toolproof.load.dialects import dialect_of
 from toolproof.load.errors import LoadError
-from toolproof.load.mcp_assert import detect as is_mcp_assert
-from toolproof.load.yaml_source import read_yaml
+from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.result import CaseResult, Status
 from toolproof.model.scenario import AgentCase
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 from toolproof.pytest_plugin.failures import failure_text
 from toolproof.pytest_plugin.recorded import RECORDED, RecordedRuns
 from toolproof.pytest_plugin.settings import SETTINGS, Settings
@@ -47,9 +47,9 @@ def load_path(path: Path) -> list[AnyCase | LoadError]:
     """Every case and load error of one file in the order written: mcp-assert documents by `load_file`, the
     documents of the agent dialects by `load_agent_cases` (which leaves mcp-assert documents alone)."""
     source = read_yaml(path)
-    if all(is_mcp_assert(document.data) for document in source.documents):
+    server = {document.index for document in source.documents if _kind(document) == "server"}
+    if len(server) == len(source.documents):
         return list(load_file(path))
-    server = {document.index for document in source.documents if is_mcp_assert(document.data)}
     items: list[AnyCase | LoadError] = [
         item
         for item in load_file(path)
@@ -57,6 +57,11 @@ def load_path(path: Path) -> list[AnyCase | LoadError]:
     ]
     cases, errors = load_agent_cases([path])
     return sorted([*items, *cases, *errors], key=_position)
+
+
+def _kind(document: Document) -> str | None:
+    dialect = dialect_of(document)
+    return None if dialect is None else dialect.kind
 
 
 def _position(item: AnyCase | LoadError) -> tuple[int, int]:
@@ -71,11 +76,7 @@ class SuiteFile(pytest.File):
     @staticmethod
     def holds_cases(path: Path) -> bool:
         """Whether a JSON file holds agent cases (so traces and other JSON files are left alone)."""
-        from toolproof.load import mcplab, mibo, promptkit, scenario_file
-
-        dialects = (promptkit, mibo, mcplab, scenario_file)
-        source = read_yaml(path)
-        return any(dialect.detect(document) for document in source.documents for dialect in dialects)
+        return any(_kind(document) == "agent" for document in read_yaml(path).documents)
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         here = Path.cwd()  # cases name their file as `toolproof run` would: relative to where it runs
@@ -150,8 +151,8 @@ class ServerCaseItem(_CaseItem):
     def verdict(self) -> tuple[list[CaseResult], Iterable[str]]:
         from toolproof.mcp.process import reap_strays
         from toolproof.run.secrets import run_secrets
+        from toolproof.run.server_case import execute_case
         from toolproof.sources.options import ServerOptions
-        from toolproof.sources.server import execute_case
 
         settings = self.settings
         environ = dict(os.environ)

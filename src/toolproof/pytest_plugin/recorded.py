@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from toolproof.core.writing import warn
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
-from toolproof.report.sinks import warn
 
 
 class RecordedRuns:
@@ -53,7 +53,7 @@ class RecordedRuns:
 
     def _read(self) -> list[Transcript]:
         from toolproof.cli.check import TRACE_SUFFIXES
-        from toolproof.load.agent_cases import files_under
+        from toolproof.load.walk import files_under
         from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
 
         runs: list[Transcript] = []

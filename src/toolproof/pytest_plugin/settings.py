@@ -74,7 +74,7 @@ def read_settings(config: pytest.Config) -> Settings | None:
     roots = tuple(Path(path).resolve() for path in config.getini("toolproof_paths"))
     if not everywhere and not roots:
         return None
-    from toolproof.load.durations import parse_duration
+    from toolproof.core.durations import parse_duration
 
     base = config.inipath.parent if config.inipath else config.rootpath
     fixture_text = config.getoption("toolproof_fixture") or ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolproof.load.scenario_file import PRECONDITION_KEYS
+from toolproof.load.reader import PRECONDITION_KEYS
 from toolproof.schemas.shapes import BOOLEAN, INTEGER, TEXT, Schema, closed
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from toolproof.load import mcp_assert
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     CompletionBlock,
     LoggingBlock,

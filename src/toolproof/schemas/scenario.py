@@ -7,8 +7,10 @@ shapes its methods accept; `servers:` items are the `ServerConfig` model, as `re
 
 from __future__ import annotations
 
+from toolproof.load import scenario_checks as own_checks
 from toolproof.load import scenario_file as own
-from toolproof.model.suite import ServerConfig, Transport
+from toolproof.load.reader import PRECONDITION_KEYS
+from toolproof.model.server_case import ServerConfig, Transport
 from toolproof.schemas.shapes import (
     ANYTHING,
     BOOLEAN,
@@ -51,7 +53,7 @@ def _checks() -> dict[str, Schema]:
     sequence = {
         "anyOf": [texts(), closed(["any_of"], {"any_of": {"type": "array", "items": texts(), "minItems": 1}})]
     }
-    sequence["anyOf"].extend(closed([mode], {mode: texts()}) for mode in own.SEQUENCE_MODES)
+    sequence["anyOf"].extend(closed([mode], {mode: texts()}) for mode in own_checks.SEQUENCE_MODES)
     reply_ops = ("contains", "not_contains", "starts_with", "ends_with", "equals")
     reply_types = {op: one_or_more(SCALAR_TEXT) for op in reply_ops} | {
         "case_sensitive": BOOLEAN,
@@ -152,16 +154,16 @@ def _checks() -> dict[str, Schema]:
 def _check() -> Schema:
     """One check: exactly one check key, with the options every check takes."""
     checks = _checks()
-    if set(checks) != set(own._CHECKS):
-        raise ValueError(f"checks differ from the loader's: {sorted(set(checks) ^ set(own._CHECKS))}")
+    if set(checks) != set(own_checks._CHECKS):
+        raise ValueError(f"checks differ from the loader's: {sorted(set(checks) ^ set(own_checks._CHECKS))}")
     common = closed(
-        own.COMMON_KEYS,
+        own_checks.COMMON_KEYS,
         {
             "id": SCALAR_TEXT,
             "depends_on": one_or_more(SCALAR_TEXT),
             "label": SCALAR_TEXT,
             "when": closed(
-                own.PRECONDITION_KEYS,
+                PRECONDITION_KEYS,
                 {
                     "tool_called": TEXT,
                     "tool_called_pattern": TEXT,
@@ -202,9 +204,11 @@ def _matcher() -> Schema:
         "text": ANYTHING,
         "expr": TEXT,
     }
-    matcher = closed([*own.MATCHER_KEYS, *own.MATCHER_OPTIONS], {**kinds, **options})
-    matcher["oneOf"] = [{"required": [key]} for key in sorted(own.MATCHER_KEYS)]
-    literal = {"not": {"type": "object", "anyOf": [{"required": [key]} for key in sorted(own.MATCHER_KEYS)]}}
+    matcher = closed([*own_checks.MATCHER_KEYS, *own_checks.MATCHER_OPTIONS], {**kinds, **options})
+    matcher["oneOf"] = [{"required": [key]} for key in sorted(own_checks.MATCHER_KEYS)]
+    literal = {
+        "not": {"type": "object", "anyOf": [{"required": [key]} for key in sorted(own_checks.MATCHER_KEYS)]}
+    }
     return {"anyOf": [literal, matcher]}
 
 

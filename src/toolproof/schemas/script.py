@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolproof.providers.scripted import ScriptFile
+from toolproof.model.script import ScriptFile
 from toolproof.schemas.shapes import Schema, document, model_schemas
 
 
