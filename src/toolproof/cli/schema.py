@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from toolproof.exit_codes import ExitCode
 from toolproof.schemas import FORMATS
 
 
@@ -33,14 +34,14 @@ def run(args: argparse.Namespace) -> int:
             from toolproof.core.writing import silence
 
             silence(sys.stdout)
-        return 0
+        return ExitCode.OK
     from toolproof.schemas.validate import problems
 
     missing = [path for path in args.files if not path.is_file()]
     if missing:
         print(f"toolproof schema: {missing[0]}: no such file", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     found = [problem for path in args.files for problem in problems(args.format, path)]
     for problem in found:
         print(problem)
-    return 1 if found else 0
+    return ExitCode.FAILED if found else ExitCode.OK

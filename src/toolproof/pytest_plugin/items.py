@@ -8,7 +8,6 @@ a collection error naming its file, line and field; the file's other cases are s
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -152,21 +151,13 @@ class ServerCaseItem(_CaseItem):
         from toolproof.mcp.process import reap_strays
         from toolproof.run.secrets import run_secrets
         from toolproof.run.server_case import execute_case
-        from toolproof.sources.options import ServerOptions
 
-        settings = self.settings
-        environ = dict(os.environ)
-        options = ServerOptions(
-            environ=environ,
-            fixture=settings.fixture,
-            timeout_s=settings.timeout_s,
-            server_override=settings.server,
-        )
+        options = self.settings.options
         try:
             result = anyio.run(execute_case, self.case, options)
         finally:
             reap_strays()
-        return [result], run_secrets([self.case.server], environ)
+        return [result], run_secrets([self.case.server], options.environ)
 
 
 class AgentCaseItem(_CaseItem):

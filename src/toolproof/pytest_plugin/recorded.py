@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.core.writing import warn
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
@@ -52,22 +51,14 @@ class RecordedRuns:
         return self._pairs
 
     def _read(self) -> list[Transcript]:
-        from toolproof.cli.check import TRACE_SUFFIXES
-        from toolproof.load.walk import files_under
-        from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
+        from toolproof.exit_codes import UsageError
+        from toolproof.run.trace_inputs import read_runs
 
-        runs: list[Transcript] = []
-        for given in self.traces:
-            for path in files_under(given, TRACE_SUFFIXES):
-                try:
-                    runs.extend(read_traces(path))
-                except UnknownFormat as error:
-                    if path == given:
-                        self._problem = f"trace {path}: {error}"
-                    else:
-                        warn(f"{path}: skipped, {error}")
-                except TraceError as error:
-                    self._problem = f"trace {path}: {error}"
+        try:
+            runs, _ = read_runs(list(self.traces), None, None)
+        except UsageError as error:
+            self._problem = f"recorded runs: {error}"
+            return []
         return runs
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from toolproof.sources.options import ServerOptions
 
 SUFFIXES = frozenset({".yaml", ".yml", ".json"})
 SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
@@ -47,9 +50,7 @@ class Settings:
     everywhere: bool  # --toolproof: every suite file pytest visits
     roots: tuple[Path, ...]  # toolproof_paths
     traces: tuple[Path, ...]
-    fixture: Path | None
-    server: tuple[str, ...]
-    timeout_s: float
+    options: ServerOptions  # how server cases run: fixture, server override, timeout, environment
     root: Path
 
     def wants(self, path: Path) -> bool:
@@ -74,7 +75,9 @@ def read_settings(config: pytest.Config) -> Settings | None:
     roots = tuple(Path(path).resolve() for path in config.getini("toolproof_paths"))
     if not everywhere and not roots:
         return None
+    from toolproof.api import server_options
     from toolproof.core.durations import parse_duration
+    from toolproof.exit_codes import UsageError
 
     base = config.inipath.parent if config.inipath else config.rootpath
     fixture_text = config.getoption("toolproof_fixture") or ""
@@ -86,18 +89,21 @@ def read_settings(config: pytest.Config) -> Settings | None:
     server_text = config.getoption("toolproof_server") or str(config.getini("toolproof_server"))
     timeout_text = config.getoption("toolproof_timeout") or str(config.getini("toolproof_timeout"))
     try:
-        server = tuple(shlex.split(server_text))
         timeout = parse_duration(timeout_text)
     except ValueError as error:
-        raise pytest.UsageError(f"toolproof: {error}") from None
+        raise pytest.UsageError(f"toolproof timeout: {error}") from None
     if timeout <= 0:
         raise pytest.UsageError(f"toolproof timeout must be positive, got {timeout_text!r}")
+    try:
+        options = server_options(fixture=fixture, server=server_text or None, timeout=timeout)
+    except UsageError as error:
+        raise pytest.UsageError(f"toolproof: {error}") from None
     traces = [Path(path).resolve() for path in config.getoption("toolproof_trace")]
     traces += [Path(path).resolve() for path in config.getini("toolproof_traces")]
     missing = [str(path) for path in traces if not path.exists()]
     if missing:
         raise pytest.UsageError(f"toolproof trace {missing[0]}: no such file or directory")
-    return Settings(everywhere, roots, tuple(traces), fixture, server, timeout, config.rootpath.resolve())
+    return Settings(everywhere, roots, tuple(traces), options, config.rootpath.resolve())
 
 
 SETTINGS = pytest.StashKey[Settings]()
