@@ -57,7 +57,7 @@ def test_quickstart_runs_each_case_as_an_item_and_lf_reruns_only_the_failed(
         [
             "*toolproof: add returns the sum as JSON*",
             "*expectation failed (json_path)*",
-            "*at examples/quickstart/01_tiny_tools.yaml:12*",
+            "*at examples/quickstart/01_tiny_tools.yaml:18*",
             "FAILED examples/quickstart/01_tiny_tools.yaml::add returns the sum as JSON*",
         ]
     )
@@ -84,7 +84,7 @@ def test_a_failure_shows_the_cli_s_details(pytester: pytest.Pytester) -> None:
     lines = cli.stdout.splitlines()
     detail = [line.strip() for line in lines[1 : lines.index("")]]
     assert detail[0].startswith("expectation failed (contains):"), cli.stdout
-    assert detail[-1] == "at evals/echo.yaml:1"
+    assert detail[-1] == "at evals/echo.yaml:6"  # the line of the expectation that failed
     result = pytester.runpytest_subprocess("--toolproof", "evals")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*toolproof: echo is loud*", *detail])
