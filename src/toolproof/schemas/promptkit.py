@@ -35,6 +35,14 @@ PARAM_TYPES: dict[str, Schema] = {
     "validator": TEXT,
     "expected": BOOLEAN,
     "assertions": BOOLEAN,
+    "criteria": SCALAR_TEXT,
+    "rubric": SCALAR_TEXT,
+    "model": TEXT,
+    "system_prompt": TEXT,
+    "extra": ANYTHING,
+    "eval_type": {"enum": list(promptkit.JUDGE_TYPES)},
+    "eval_params": MAPPING,
+    "min_score": SHARE,
 }
 
 
