@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.check.trajectory import check_trajectory, parse_audit_log
 from toolproof.core.regular_file import UnreadableFile, read_regular_file
@@ -12,7 +13,9 @@ from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_case import Case, TraceEntry, TrajectoryBlock
 from toolproof.run.skip import skip_reason
-from toolproof.sources.intercept import Interception
+
+if TYPE_CHECKING:  # the proxy loads the MCP SDK, which a trajectory case does without
+    from toolproof.sources.intercept import Interception
 
 MAX_AUDIT_LOG_BYTES = 256 * 1024 * 1024
 """The largest audit log read (only regular files are read: a FIFO never blocks the run)."""
