@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from toolproof import __version__
 from toolproof.exit_codes import ExitCode
 
-COMMANDS = ("run", "check", "intercept", "eval")
+COMMANDS = ("run", "check", "intercept", "eval", "schema")
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
 
