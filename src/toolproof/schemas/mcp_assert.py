@@ -36,6 +36,7 @@ from toolproof.schemas.shapes import (
     closed,
     document,
     model_schemas,
+    one_or_more,
 )
 
 BLOCK_MODELS: dict[str, type[BaseModel]] = {
@@ -68,6 +69,10 @@ def schema() -> Schema:
         "timeout": DURATION,
         "skip": BOOLEAN,
         "skip_unless_env": {**SCALAR_TEXT, "description": "skipped when this variable is empty"},
+        "snapshot_masks": {
+            **one_or_more(),
+            "description": "patterns masked in the answer before `toolproof snapshot` compares it",
+        },
         "trajectory": {"type": "array", "items": refs["TrajectoryCheck"]},
         "trace": {"type": "array", "items": refs["TraceEntry"]},
         "audit_log": SCALAR_TEXT,
