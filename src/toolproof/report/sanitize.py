@@ -21,6 +21,13 @@ _SECRET_HEADER = re.compile(r"auth|key|token|secret|cookie|session|password|cred
 _SECRET_ENV = re.compile(r"key|token|secret|password|passwd|auth|credential|private", re.IGNORECASE)
 _SCHEME = re.compile(r"[A-Za-z][\w.-]*\s+(\S+)")  # `Bearer <token>`, `Basic <base64>`
 _NOT_SECRET = frozenset({"true", "false", "null", "none", "undefined"})
+_LEARNED: set[str] = set()  # secrets learned while running (OAuth tokens and secrets): every mask covers them
+
+
+def add_secret(value: str) -> None:
+    """Mask `value` in everything reported from now on, like the secrets each sink was given."""
+    if len(value) >= MIN_SECRET_LENGTH and value.lower() not in _NOT_SECRET:
+        _LEARNED.add(value)
 
 
 def clean(text: str) -> str:
@@ -34,13 +41,13 @@ def clean(text: str) -> str:
 
 def redact(text: str, secrets: Iterable[str]) -> str:
     """`text` with every occurrence of a non-empty secret replaced by `***` (longest secrets first)."""
-    return _pattern(secrets).sub(MASK, text)
+    return _pattern({*secrets, *_LEARNED}).sub(MASK, text)
 
 
 def mask(value: Any, secrets: Iterable[str]) -> Any:
     """A JSON-like value with every secret replaced by `***` in every string, mapping keys included; nothing
     else changes (unlike `Scrubber`, control characters stay)."""
-    secrets = tuple(secret for secret in secrets if secret)
+    secrets = tuple(secret for secret in {*secrets, *_LEARNED} if secret)
     if not secrets:
         return value
     pattern = _pattern(secrets)
@@ -84,10 +91,15 @@ class Scrubber:
         masked = {secret for secret in secrets if secret}
         # A secret split by an escape sequence is whole again after cleaning; match the cleaned form too.
         masked |= {clean(secret) for secret in masked}
+        self._secrets = masked
+        self._learned = 0
         self._pattern = _pattern(masked) if masked else None
 
     def __call__(self, text: str) -> str:
         cleaned = clean(text)
+        if len(_LEARNED) != self._learned:  # secrets were learned since: mask them too
+            self._learned = len(_LEARNED)
+            self._pattern = _pattern(self._secrets | _LEARNED)
         return self._pattern.sub(MASK, cleaned) if self._pattern else cleaned
 
     def value(self, value: Any) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolproof.mcp.spec import ConnectSpec, Mocks
-from toolproof.model.suite import ClientCapabilities, SamplingMock, ServerConfig, Transport
+from toolproof.model.suite import AuthConfig, ClientCapabilities, SamplingMock, ServerConfig, Transport
 from toolproof.run.template import expand_env, fill
 from toolproof.sources.options import ServerOptions
 
@@ -39,10 +39,22 @@ def connect_spec(
         url=expand_env(server.url, options.environ),
         headers={key: expand_env(value, options.environ) for key, value in server.headers.items()},
         mocks=_mocks(server.client_capabilities, variables, sampling),
+        auth=expand_auth(server.auth, options.environ) if server.auth else None,
         protocol=options.protocol,
         request_timeout=request_timeout,
         max_message_bytes=options.max_message_bytes,
     )
+
+
+def expand_auth(auth: AuthConfig, environ: Mapping[str, str]) -> AuthConfig:
+    """The `auth:` block with `${VAR}` expanded in every text value."""
+    expanded = {
+        name: expand_env(value, environ) if isinstance(value, str) else value
+        for name, value in auth.model_dump().items()
+        if name != "scopes"
+    }
+    expanded["scopes"] = [expand_env(scope, environ) for scope in auth.scopes]
+    return AuthConfig.model_validate(expanded)
 
 
 def _docker_args(
