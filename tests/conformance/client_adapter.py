@@ -55,7 +55,7 @@ def cases(scenario: str, url: str, context: dict[str, Any]) -> list[dict[str, An
         server["client_capabilities"] = {"elicitation": {"action": "accept", "content": {}}}
     listing = {"name": f"{scenario}: tools/list", "server": server, "assert_tools": {}}
     if scenario.startswith("auth/"):
-        tool, arguments = AUTH_TOOL, {}
+        tool, arguments = AUTH_TOOL, dict[str, Any]()
     elif scenario in TOOL_CALLS:
         tool, arguments = TOOL_CALLS[scenario]
     else:

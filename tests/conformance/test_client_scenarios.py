@@ -1,4 +1,4 @@
-"""The official conformance suite's client scenarios, with toolproof as the client (through client_adapter.py).
+"""The official conformance suite's client scenarios, with toolproof as the client (via client_adapter.py).
 
 Every scenario passes, except those whose test server is itself broken (BROKEN_SERVERS, each with the
 reason); those must still fail, and for that reason, so the list cannot go stale unnoticed.
