@@ -171,16 +171,17 @@ def headless_approval() -> Approver:
             response = await client.get(url)
         location = response.headers.get("location")
         if not response.is_redirect or not location:
+            said = " ".join(response.text.split())[:200]
             raise OAuthFlowError(
-                f"the authorization server did not approve at once (HTTP {response.status_code} from its "
-                "authorization endpoint): a person must approve, so set `browser: true` (or --oauth-browser)"
+                f"the authorization endpoint answered HTTP {response.status_code} instead of redirecting "
+                f"back at once ({said or 'no body'}); if a person must approve there, set `browser: true`"
             )
         approval.take(location)
 
     return HEADLESS_REDIRECT_URI, redirect, approval.callback
 
 
-def browser_approval(opener: Callable[[str], object] = webbrowser.open) -> Approver:
+def browser_approval() -> Approver:
     """Approve in the browser: open the authorization URL and take the code at a loopback callback."""
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(BROWSER_WAIT_S)
@@ -188,7 +189,7 @@ def browser_approval(opener: Callable[[str], object] = webbrowser.open) -> Appro
     approval = _Approval()
 
     async def redirect(url: str) -> None:
-        opener(url)
+        webbrowser.open(url)
 
     def wait() -> str:
         with listener:
@@ -200,7 +201,9 @@ def browser_approval(opener: Callable[[str], object] = webbrowser.open) -> Appro
                     found = urlsplit(target).path == CALLBACK_PATH
                     status = b"200 OK" if found else b"404 Not Found"
                     connection.sendall(
-                        b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
+                        b"HTTP/1.1 "
+                        + status
+                        + b"\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
                         + (_CALLBACK_PAGE if found else b"")
                     )
                 if found:
@@ -245,7 +248,6 @@ def oauth_provider(
     config: AuthConfig,
     server_url: str,
     cache_dir: Path | None = DEFAULT_CACHE_DIR,
-    opener: Callable[[str], object] = webbrowser.open,
 ) -> httpx2.Auth:
     """The SDK auth flow the `auth:` block asks for (values already expanded)."""
     for secret in (config.client_secret, config.private_key):
@@ -281,7 +283,7 @@ def oauth_provider(
             )
     else:
         if config.browser:
-            redirect_uri, redirect, callback = browser_approval(opener)
+            redirect_uri, redirect, callback = browser_approval()
         else:
             redirect_uri, redirect, callback = headless_approval()
         default_method = "client_secret_basic" if config.client_secret else "none"
@@ -294,12 +296,14 @@ def oauth_provider(
             token_endpoint_auth_method=method,
         )
         if config.client_id:  # pre-registered: the SDK never registers a client it already holds
-            storage.preset_client(OAuthClientInformationFull(
-                client_id=config.client_id,
-                client_secret=config.client_secret or None,
-                redirect_uris=[AnyUrl(redirect_uri)],
-                token_endpoint_auth_method=method,
-            ))
+            storage.preset_client(
+                OAuthClientInformationFull(
+                    client_id=config.client_id,
+                    client_secret=config.client_secret or None,
+                    redirect_uris=[AnyUrl(redirect_uri)],
+                    token_endpoint_auth_method=method,
+                )
+            )
         provider = _AuthorizationCode(
             server_url,
             metadata,
