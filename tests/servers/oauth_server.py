@@ -40,7 +40,7 @@ from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SCOPE = "notes"
 HEADLESS_REDIRECT_URI = (
@@ -150,7 +150,7 @@ def client_credentials(app: ASGIApp, provider: ApproveAtOnce) -> ASGIApp:
         if form.get("grant_type") != "client_credentials":
             sent = False
 
-            async def replay() -> dict[str, Any]:
+            async def replay() -> Message:
                 nonlocal sent
                 if sent:
                     return await receive()
