@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "era, or auto (discover, then fall back)",
     )
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
+    add_auth_options(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run)
 
@@ -100,6 +102,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"toolproof run: --server: {error}", file=sys.stderr)
         return 2
     protocol: Protocol = "legacy" if args.protocol == "2025-11-25" else args.protocol
+    try:
+        auth = auth_from_args(args)
+    except OSError as error:
+        print(f"toolproof run: --oauth-private-key-file: {error}", file=sys.stderr)
+        return 2
     options = ServerOptions(
         environ=dict(os.environ),
         fixture=args.fixture.resolve() if args.fixture else None,
@@ -107,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         server_override=override,
         docker=args.docker or "",
         protocol=protocol,
+        auth=auth,
     )
     return execute_run(paths, options, args)
 

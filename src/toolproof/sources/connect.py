@@ -39,11 +39,17 @@ def connect_spec(
         url=expand_env(server.url, options.environ),
         headers={key: expand_env(value, options.environ) for key, value in server.headers.items()},
         mocks=_mocks(server.client_capabilities, variables, sampling),
-        auth=expand_auth(server.auth, options.environ) if server.auth else None,
+        auth=_auth(server, options),
         protocol=options.protocol,
         request_timeout=request_timeout,
         max_message_bytes=options.max_message_bytes,
     )
+
+
+def _auth(server: ServerConfig, options: ServerOptions) -> AuthConfig | None:
+    """The case's `auth:`, else the command line's for a server over HTTP, expanded."""
+    auth = server.auth or (options.auth if server.transport is not Transport.STDIO else None)
+    return expand_auth(auth, options.environ) if auth else None
 
 
 def expand_auth(auth: AuthConfig, environ: Mapping[str, str]) -> AuthConfig:

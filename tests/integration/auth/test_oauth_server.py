@@ -89,6 +89,25 @@ def test_cached_tokens_are_reused_until_they_expire(fresh: tuple[str, int], tmp_
     assert (first.returncode, again.returncode) == (0, 0), first.stdout + again.stdout
 
 
+def test_the_command_line_gives_oauth_to_a_suite_without_an_auth_block(url: str, tmp_path: Path) -> None:
+    suite = {"name": "plain", "server": {"transport": "http", "url": url}, "assert": {"tool": "whoami"}}
+    (tmp_path / "suite.yaml").write_text(
+        json.dumps({**suite, "assert": {"tool": "whoami"}}), encoding="utf-8"
+    )
+    flags = [
+        "--oauth-client-id",
+        CLIENT_ID,
+        "--oauth-client-secret-env",
+        "MCP_CLIENT_SECRET",
+        "--oauth-scope",
+        "notes",
+    ]
+    command = [sys.executable, "-m", "toolproof", "run", "suite.yaml", "-v", *flags]
+    done = subprocess.run(command, cwd=tmp_path, env=CI_ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert SECRET not in done.stdout
+
+
 def test_the_token_and_the_secret_are_masked_in_every_report(url: str, tmp_path: Path) -> None:
     done = run(tmp_path, case("leaky", url, "echo_token", '{"equals": "no token here"}', CLIENT_CREDENTIALS))
     assert done.returncode == 1
