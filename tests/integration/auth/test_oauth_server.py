@@ -91,9 +91,7 @@ def test_cached_tokens_are_reused_until_they_expire(fresh: tuple[str, int], tmp_
 
 def test_the_command_line_gives_oauth_to_a_suite_without_an_auth_block(url: str, tmp_path: Path) -> None:
     suite = {"name": "plain", "server": {"transport": "http", "url": url}, "assert": {"tool": "whoami"}}
-    (tmp_path / "suite.yaml").write_text(
-        json.dumps({**suite, "assert": {"tool": "whoami"}}), encoding="utf-8"
-    )
+    (tmp_path / "suite.yaml").write_text(json.dumps(suite), encoding="utf-8")
     flags = [
         "--oauth-client-id",
         CLIENT_ID,
