@@ -77,7 +77,7 @@ class HttpChannel:
     async def streams(self) -> AsyncIterator[TransportStreams]:
         """The (read, write) stream pair the SDK session runs on."""
         spec = self.spec
-        auth = self._auth()
+        auth = self.auth_flow()
         if spec.transport is Transport.SSE:
             async with sse_client(
                 spec.url,
@@ -97,7 +97,7 @@ class HttpChannel:
             yield streams
 
 
-    def _auth(self) -> httpx2.Auth | None:
+    def auth_flow(self) -> httpx2.Auth | None:
         """The OAuth flow the spec's `auth` asks for, if any."""
         spec = self.spec
         if spec.auth is None:
