@@ -20,8 +20,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check that a server follows the MCP protocol (lifecycle, errors, pagination, capabilities)",
         description="Start (stdio) or reach (http, sse) a server and check it against the protocol rules "
         "that hold for every server, one result per check, each naming the spec section it enforces. "
-        "Exit status: 0 every check passed or was skipped, 1 any failed, 2 usage error or the server could not be "
-        "started, reached or initialized.",
+        "Exit status: 0 every check passed or was skipped, 1 any failed, 2 usage error or the server "
+        "could not be started, reached or initialized.",
     )
     parser.add_argument(
         "--server",
