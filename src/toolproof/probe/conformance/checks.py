@@ -321,7 +321,8 @@ def _safe(tool: dict[str, Any]) -> bool:
 async def structured_output(probe: Probe) -> list[Verdict]:
     section = "server/tools#output-schema"
     check = "structuredContent matches outputSchema"
-    candidates = [t for t in probe.listed.get("tools") or [] if "outputSchema" in t and _safe(t)]
+    by_name = {str(t.get("name")): t for t in probe.listed.get("tools") or [] if "outputSchema" in t and _safe(t)}
+    candidates = list(by_name.values())
     if not candidates:
         return [
             skipped(check, section, "no read-only tool without required arguments declares an outputSchema")
