@@ -321,7 +321,8 @@ def _safe(tool: dict[str, Any]) -> bool:
 async def structured_output(probe: Probe) -> list[Verdict]:
     section = "server/tools#output-schema"
     check = "structuredContent matches outputSchema"
-    by_name = {str(t.get("name")): t for t in probe.listed.get("tools") or [] if "outputSchema" in t and _safe(t)}
+    tools = probe.listed.get("tools") or []
+    by_name = {str(t.get("name")): t for t in tools if "outputSchema" in t and _safe(t)}
     candidates = list(by_name.values())
     if not candidates:
         return [
