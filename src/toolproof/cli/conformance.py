@@ -55,7 +55,7 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
     from toolproof.model.suite import Transport
-    from toolproof.probe.conformance import ProbeFailed, run
+    from toolproof.probe.conformance import run
     from toolproof.report.sanitize import secret_values
     from toolproof.sources.connect import expand_auth
 
@@ -96,13 +96,8 @@ def conformance(args: argparse.Namespace) -> int:
             request_timeout=args.timeout,
         )
     sink = build_sinks(args, secret_values(os.environ, headers))
-    sink.handle(RunStarted(total=0, title=_NAME))
-    try:
-        results = run(spec, args.server)
-    except ProbeFailed as error:
-        print(f"{_NAME}: {error.failure.message}", file=sys.stderr)
-        sink.handle(RunFinished(results=[], duration_s=0.0))
-        return 2
+    sink.handle(RunStarted(total=0, title=f"{_NAME} {args.server}"))
+    results = run(spec, args.server)
     for index, result in enumerate(results):
         sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
         sink.handle(CaseFinished(result=result, index=index, total=len(results)))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import anyio
 
-from toolproof.mcp.errors import RequestFailed, classify, expected, leaf
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.suite import Transport
@@ -28,26 +27,34 @@ class ProbeFailed(Exception):
 
 async def probe_server(spec: ConnectSpec) -> list[Verdict]:
     """Every check that applies to the server's transport; ProbeFailed when none could run."""
+    fault: TransportFault | None = None
     try:
         async with open_link(spec) as link:
-            verdicts = await run_checks(link)
+            try:
+                verdicts = await run_checks(link)
+            finally:
+                fault = link.channel.fault
         if spec.transport is Transport.HTTP:
             verdicts += await http_checks(spec)
     except Exception as raised:
         error = leaf(raised)
         if isinstance(error, NoAnswer):
-            raise ProbeFailed(Failure(kind=FailureKind.TIMEOUT, message=str(error))) from error
+            because = f" ({fault.message})" if fault is not None else ""
+            if fault is not None and " 401 " in fault.message and spec.auth is None:
+                because += "; the server wants OAuth: see --oauth-client-id"
+            kind = fault.kind if fault is not None else FailureKind.PROTOCOL
+            raise ProbeFailed(Failure(kind=kind, message=f"{error}{because}")) from error
         if isinstance(error, RequestFailed):
             raise ProbeFailed(error.failure) from error
         if not expected(error):
             raise
-        raise ProbeFailed(classify(error, during="conformance", timeout=spec.request_timeout)) from error
+        failure = classify(error, during="conformance", fault=fault, timeout=spec.request_timeout)
+        raise ProbeFailed(failure) from error
     return verdicts
 
 
-def results(verdicts: list[Verdict], label: str, started: float) -> list[CaseResult]:
+def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
     """One CaseResult per check, named with the spec section it enforces."""
-    elapsed = (time.perf_counter() - started) / max(len(verdicts), 1)
     converted = []
     for verdict in verdicts:
         failure = None
@@ -57,18 +64,23 @@ def results(verdicts: list[Verdict], label: str, started: float) -> list[CaseRes
         converted.append(
             CaseResult(
                 name=f"{verdict.check} [{verdict.section}]",
-                file=Path(label.replace("://", "-").replace("/", "-")),
+                file=_file(label),
                 status=verdict.status,
                 failure=failure,
                 reason=verdict.message if verdict.status is Status.SKIP else None,
-                duration_s=elapsed,
+                duration_s=verdict.seconds,
             )
         )
     return converted
 
 
 def run(spec: ConnectSpec, label: str) -> list[CaseResult]:
-    """Probe the server and give the results (raises ProbeFailed)."""
-    started = time.perf_counter()
-    verdicts = anyio.run(probe_server, spec)
-    return results(verdicts, label, started)
+    """Probe the server and give the results: one per check, or one error when no check could run."""
+    try:
+        return results(anyio.run(probe_server, spec), label)
+    except ProbeFailed as error:
+        return [CaseResult(name="connect", file=_file(label), status=Status.ERROR, failure=error.failure)]
+
+
+def _file(label: str) -> Path:
+    return Path(label.replace("://", "-").replace("/", "-"))

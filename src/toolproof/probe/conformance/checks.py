@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import mcp_types as types
@@ -43,6 +44,7 @@ class Verdict:
     section: str
     status: Status
     message: str = ""
+    seconds: float = 0.0
 
 
 @dataclass
@@ -409,12 +411,21 @@ CHECKS: tuple[Check, ...] = (
 
 async def run_checks(link: Link) -> list[Verdict]:
     """Every check on one fresh link, in order; a request left unanswered fails its check, ends the rest."""
+    started = time.perf_counter()
     verdicts, capabilities = await handshake(link)
+    verdicts = timed(verdicts, started)
     probe = Probe(link, capabilities, {}, set())
     for check in CHECKS:
+        started = time.perf_counter()
         try:
-            verdicts.extend(await check(probe))
+            verdicts += timed(await check(probe), started)
         except NoAnswer as error:
             verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
             return verdicts
     return verdicts + passive(probe)
+
+
+def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:
+    """`verdicts` sharing the time since `started` (the checks of one step are made together)."""
+    share = (time.perf_counter() - started) / max(len(verdicts), 1)
+    return [replace(verdict, seconds=share) for verdict in verdicts]

@@ -4,6 +4,7 @@ the protocol-version header, and the Origin/Host validation that stops DNS rebin
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,7 +12,7 @@ import httpx2
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import Verdict, failed, passed, skipped
+from toolproof.probe.conformance.checks import Verdict, failed, passed, skipped, timed
 
 TRANSPORTS = "basic/transports"
 ACCEPT = "application/json, text/event-stream"
@@ -55,11 +56,12 @@ async def http_checks(spec: ConnectSpec) -> list[Verdict]:
     """The transport checks against the server at `spec.url` (Streamable HTTP only)."""
     channel = HttpChannel(spec)
     async with channel.client(auth=channel.auth_flow()) as client:
-        return [
-            *await _session(client, spec.url),
-            await _protocol_header(client, spec.url),
-            await _rebinding(client, spec.url),
-        ]
+        started = time.perf_counter()
+        verdicts = timed(await _session(client, spec.url), started)
+        for check in (_protocol_header, _rebinding):
+            started = time.perf_counter()
+            verdicts += timed([await check(client, spec.url)], started)
+        return verdicts
 
 
 async def _open(client: httpx2.AsyncClient, url: str) -> str | None:

@@ -35,6 +35,7 @@ class Link:
     read: Any
     write: Any
     timeout: float
+    channel: StdioChannel | HttpChannel
     seen: list[Message] = field(default_factory=list)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -111,4 +112,4 @@ async def open_link(spec: ConnectSpec) -> AsyncIterator[Link]:
         else:
             channel = HttpChannel(spec)
         streams: TransportStreams = await stack.enter_async_context(channel.streams())
-        yield Link(streams[0], streams[1], spec.request_timeout)
+        yield Link(streams[0], streams[1], spec.request_timeout, channel)
