@@ -169,3 +169,15 @@ async def test_no_auth_block_gives_a_401_failure(url: str) -> None:
         async with open_session(spec):
             pass
     assert "401" in caught.value.failure.message
+
+
+def test_conformance_reaches_a_protected_server_with_the_oauth_options(url: str, tmp_path: Path) -> None:
+    flags = ["--oauth-client-id", CLIENT_ID, "--oauth-client-secret-env", "MCP_CLIENT_SECRET"]
+    command = [sys.executable, "-m", "toolproof", "conformance", "--server", url, "-q"]
+    done = subprocess.run(
+        [*command, *flags], cwd=tmp_path, env=CI_ENV, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    refused = subprocess.run(command, cwd=tmp_path, env=CI_ENV, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "HTTP 401 Unauthorized" in refused.stdout and "--oauth-client-id" in refused.stdout

@@ -111,7 +111,16 @@ def test_real_servers_over_stdio(server: str, expected: set[str], tmp_path: Path
 
 def test_a_server_that_cannot_start_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["conformance", "--server", str(tmp_path / "no-such-server")]) == 2
-    assert "no-such-server" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "ERROR connect" in out and "command not found" in out and "no-such-server" in out
+
+
+def test_the_legacy_sse_transport(tmp_path: Path) -> None:
+    command = [sys.executable, str(NOTES), "--transport", "sse"]
+    with listening(command) as port:
+        status, verdicts = probe(f"http://127.0.0.1:{port}/sse", tmp_path, "--transport", "sse")
+    assert (status, failing(verdicts)) == (0, set())
+    assert "session header required" not in verdicts  # the Streamable HTTP checks do not apply
 
 
 @pytest.fixture(scope="module")
