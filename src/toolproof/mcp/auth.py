@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import time
+import warnings
 import webbrowser
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from mcp.shared.auth import (
     OAuthClientMetadata,
     OAuthToken,
 )
+from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
 from toolproof.model.suite import AuthConfig
@@ -256,7 +258,18 @@ def oauth_provider(
     storage = TokenCache(cache_path(cache_dir, server_url, config))
     scope = " ".join(config.scopes) or None
     issuer = config.issuer or None
-    provider: _ConfiguredScopes
+    with warnings.catch_warnings():  # the SDK warns when no issuer pins the credentials; it is optional here
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        provider = _provider(config, server_url, storage, issuer)
+    provider.configured_scope = scope
+    return provider
+
+
+_Flow = _ClientCredentials | _PrivateKeyJWT | _AuthorizationCode
+
+
+def _provider(config: AuthConfig, server_url: str, storage: TokenCache, issuer: str | None) -> _Flow:
+    provider: _Flow
     if config.grant == "client_credentials":
         if not config.client_id:
             raise OAuthFlowError("auth: the client_credentials grant needs a client_id")
@@ -312,5 +325,4 @@ def oauth_provider(
             callback_handler=callback,
             client_metadata_url=config.client_metadata_url or None,
         )
-    provider.configured_scope = scope
     return provider
