@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from mcp.client.session import ClientRequestContext
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData
+from tests.integration.mcp.helpers import notes
 
+from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.mocks import elicitation_callback
+from toolproof.mcp.session import open_session
+from toolproof.mcp.spec import Mocks
 from toolproof.model.suite import ElicitationMock
 
 SCHEMA: dict[str, Any] = {
@@ -81,3 +86,22 @@ async def test_url_mode_is_accepted_with_the_content_as_given() -> None:
     context: Any = ClientRequestContext(session=None, request_id=1, meta=None)  # type: ignore[arg-type]
     result = await callback(context, params)
     assert result == ElicitResult(action="accept", content={})
+
+
+async def test_a_misfit_reaches_the_case_with_the_field_named() -> None:
+    """Over a real session the server gets the error and the case reports it (notes_server's clear_notes)."""
+    mocks = Mocks(
+        elicitation=ElicitationMock.model_validate({"action": "accept", "content": {"confirm": "yes"}})
+    )
+    with pytest.raises(RequestFailed) as caught:
+        async with open_session(notes(mocks=mocks)) as session:
+            await session.call_tool("clear_notes", {})
+    assert "elicitation mock: field 'confirm': 'yes' is not of type 'boolean'" in caught.value.failure.message
+
+
+async def test_a_required_field_without_a_default_is_named_to_the_case() -> None:
+    mocks = Mocks(elicitation=ElicitationMock.model_validate({"action": "accept", "content": {}}))
+    with pytest.raises(RequestFailed) as caught:
+        async with open_session(notes(mocks=mocks)) as session:
+            await session.call_tool("clear_notes", {})
+    assert "field 'confirm' is required" in caught.value.failure.message
