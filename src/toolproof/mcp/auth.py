@@ -82,14 +82,21 @@ class TokenCache:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             json.dump(self._data, handle)
 
-    async def get_tokens(self) -> OAuthToken | None:
-        stored = self._data.get("tokens")
+    @property
+    def expires_at(self) -> float | None:
+        """When the stored access token stops being used (its expiry less a margin), if it expires."""
         expires_at = self._data.get("expires_at")
+        return float(expires_at) - EXPIRY_MARGIN_S if isinstance(expires_at, int | float) else None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        """The stored tokens while the access token lasts, or while a refresh token can renew it."""
+        stored = self._data.get("tokens")
         if not isinstance(stored, dict):
             return None
-        if isinstance(expires_at, int | float) and time.time() > expires_at - EXPIRY_MARGIN_S:
-            return None
         token = OAuthToken.model_validate(stored)
+        expires_at = self.expires_at
+        if expires_at is not None and time.time() > expires_at and not token.refresh_token:
+            return None
         _mask_token(token)
         return token
 
@@ -222,10 +229,17 @@ def browser_approval() -> Approver:
 
 
 class _ConfiguredScopes:
-    """Mixin: scopes the user configured are always requested, with what the server asks for."""
+    """Mixin: scopes the user configured are always requested, with what the server asks for; cached tokens
+    keep their expiry, so the SDK refreshes an expired one instead of sending it."""
 
     configured_scope: str | None = None
     context: Any
+
+    async def _initialize(self) -> None:
+        await super()._initialize()  # type: ignore[misc]
+        storage = self.context.storage
+        if isinstance(storage, TokenCache) and self.context.current_tokens is not None:
+            self.context.token_expiry_time = storage.expires_at
 
     async def _perform_authorization(self) -> httpx2.Request:
         if self.configured_scope:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,17 @@ async def test_tokens_are_kept_owner_only_and_reused_until_they_expire(tmp_path:
         OAuthToken(access_token="tok-nearly-gone", expires_in=int(EXPIRY_MARGIN_S) - 1)
     )
     assert await TokenCache(path).get_tokens() is None
+
+
+async def test_an_expired_token_with_a_refresh_token_is_kept_for_renewal(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    await TokenCache(path).set_tokens(
+        OAuthToken(access_token="tok-old-1", expires_in=1, refresh_token="ref-old-1")
+    )
+    cache = TokenCache(path)
+    kept = await cache.get_tokens()
+    assert kept is not None and kept.refresh_token == "ref-old-1"
+    assert cache.expires_at is not None and cache.expires_at < time.time()
 
 
 async def test_a_token_without_a_lifetime_is_reused(tmp_path: Path) -> None:
