@@ -14,7 +14,7 @@ import time
 import warnings
 import webbrowser
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -147,7 +147,6 @@ class _Approval:
     its redirect carried."""
 
     result: AuthorizationCodeResult | None = None
-    problems: list[str] = field(default_factory=list)
 
     def take(self, location: str) -> None:
         query = parse_qs(urlsplit(location).query)
@@ -220,7 +219,7 @@ def browser_approval() -> Approver:
 
     async def callback() -> AuthorizationCodeResult:
         try:
-            approval.take(await anyio.to_thread.run_sync(wait))
+            approval.take(await anyio.to_thread.run_sync(wait, abandon_on_cancel=True))
         except TimeoutError as error:
             raise OAuthFlowError(f"nobody approved in the browser within {BROWSER_WAIT_S:.0f} s") from error
         return await approval.callback()
