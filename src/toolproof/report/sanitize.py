@@ -46,7 +46,7 @@ def redact(text: str, secrets: Iterable[str]) -> str:
 
 def mask(value: Any, secrets: Iterable[str]) -> Any:
     """A JSON-like value with every secret replaced by `***` in every string, mapping keys included; nothing
-    else changes (unlike `Scrubber`, control characters stay)."""
+    else changes (unlike `Scrubber`, control characters stay), and a value without a secret comes back as is."""
     secrets = tuple(secret for secret in {*secrets, *_LEARNED} if secret)
     if not secrets:
         return value
@@ -56,9 +56,13 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
         if isinstance(item, str):
             return pattern.sub(MASK, item)
         if isinstance(item, dict):
-            return {pattern.sub(MASK, str(key)): walk(inner) for key, inner in item.items()}
+            pairs = [(pattern.sub(MASK, str(key)), walk(inner)) for key, inner in item.items()]
+            kept = all(new is old for (_, new), old in zip(pairs, item.values(), strict=True))
+            kept = kept and all(key == old for (key, _), old in zip(pairs, item, strict=True))
+            return item if kept else dict(pairs)
         if isinstance(item, list | tuple):
-            return [walk(inner) for inner in item]
+            walked = [walk(inner) for inner in item]
+            return item if all(new is old for new, old in zip(walked, item, strict=True)) else walked
         return item
 
     return walk(value)
