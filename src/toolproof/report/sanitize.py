@@ -46,7 +46,7 @@ def redact(text: str, secrets: Iterable[str]) -> str:
 
 def mask(value: Any, secrets: Iterable[str]) -> Any:
     """A JSON-like value with every secret replaced by `***` in every string, mapping keys included; nothing
-    else changes (unlike `Scrubber`, control characters stay), and a value without a secret comes back as is."""
+    else changes (control characters stay, unlike `Scrubber`); a value without a secret comes back as is."""
     secrets = tuple(secret for secret in {*secrets, *_LEARNED} if secret)
     if not secrets:
         return value
