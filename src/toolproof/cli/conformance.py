@@ -52,11 +52,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def conformance(args: argparse.Namespace) -> int:
     from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-    from toolproof.model.suite import Transport
+    from toolproof.model.server_case import Transport
     from toolproof.probe.conformance import run
-    from toolproof.report.sanitize import secret_values
     from toolproof.sources.connect import expand_auth
 
     headers: dict[str, str] = {}

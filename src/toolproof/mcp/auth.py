@@ -38,8 +38,8 @@ from mcp.shared.auth import (
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
-from toolproof.model.suite import AuthConfig
-from toolproof.report.sanitize import add_secret
+from toolproof.core.sanitize import add_secret
+from toolproof.model.server_case import AuthConfig
 
 DEFAULT_CACHE_DIR = Path(".toolproof") / "oauth"
 HEADLESS_REDIRECT_URI = "http://127.0.0.1/toolproof/oauth-callback"

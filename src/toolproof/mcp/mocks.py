@@ -21,7 +21,7 @@ from mcp_types import (
     TextContent,
 )
 
-from toolproof.model.suite import ElicitationMock, SamplingMock
+from toolproof.model.server_case import ElicitationMock, SamplingMock
 
 
 def root(entry: str) -> Root:
@@ -69,7 +69,7 @@ def elicitation_callback(mock: ElicitationMock) -> ElicitationFnT:
 
 
 def with_defaults(content: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
-    """`content` plus the schema's `default` for every property it leaves out (SEP-1034)."""
+    """`content` plus the requested schema's `default` for every property it leaves out."""
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return dict(content)

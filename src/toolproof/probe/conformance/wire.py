@@ -11,14 +11,14 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.process import run_server
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
-from toolproof.model.suite import Transport
+from toolproof.model.server_case import Transport
 
 Message = dict[str, Any]
 
