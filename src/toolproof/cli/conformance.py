@@ -8,7 +8,8 @@ import shlex
 import sys
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
-from toolproof.cli.options import add_output_options, duration_arg
+from toolproof.cli.options import add_output_options, duration_arg, reports
+from toolproof.exit_codes import ExitCode
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -51,10 +52,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def conformance(args: argparse.Namespace) -> int:
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.api import exit_code_of, report_results
     from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
     from toolproof.model.server_case import Transport
     from toolproof.probe.conformance import run
     from toolproof.sources.connect import expand_auth
@@ -64,13 +64,13 @@ def conformance(args: argparse.Namespace) -> int:
         name, colon, value = header.partition(":")
         if not colon or not name.strip():
             print(f"{_NAME}: --header {header!r}: expected NAME:VALUE", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
         headers[name.strip()] = value.strip()
     try:
         auth = auth_from_args(args)
     except OSError as error:
         print(f"{_NAME}: --oauth-private-key-file: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if args.server.startswith(("http://", "https://")):
         spec = ConnectSpec(
             transport=Transport(args.transport),
@@ -84,10 +84,10 @@ def conformance(args: argparse.Namespace) -> int:
             command = shlex.split(args.server)
         except ValueError as error:
             print(f"{_NAME}: --server: {error}", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
         if not command:
             print(f"{_NAME}: --server: empty command", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
         spec = ConnectSpec(
             transport=Transport.STDIO,
             command=command[0],
@@ -95,11 +95,7 @@ def conformance(args: argparse.Namespace) -> int:
             env=dict(os.environ),
             request_timeout=args.timeout,
         )
-    sink = build_sinks(args, secret_values(os.environ, headers))
-    sink.handle(RunStarted(total=0, title=f"{_NAME} {args.server}"))
+    sink = reports(args).sink(secret_values(os.environ, headers))
     results = run(spec, args.server)
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=results, duration_s=sum(result.duration_s for result in results)))
-    return exit_status(results)
+    report_results(results, sink, f"{_NAME} {args.server}", sum(result.duration_s for result in results))
+    return exit_code_of(results)

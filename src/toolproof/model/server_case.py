@@ -334,6 +334,7 @@ class SourceRef(Frozen):
     line: int = 1
     column: int = 1
     document: int = 0
+    expect_lines: dict[str, int] = Field(default_factory=dict)  # line of each key of the block's expect:
 
 
 class Case(Frozen):

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.check.trajectory import check_trajectory, parse_audit_log
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_case import Case, TraceEntry, TrajectoryBlock
 from toolproof.run.skip import skip_reason
-from toolproof.sources.intercept import Interception
+
+if TYPE_CHECKING:  # the proxy loads the MCP SDK, which a trajectory case does without
+    from toolproof.sources.intercept import Interception
 
 
 def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None) -> Failure | None:

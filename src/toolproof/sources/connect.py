@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolproof.core.template import expand_env, fill
+from toolproof.core.template import expand_env, fill, unset_references
+from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
+from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import AuthConfig, ClientCapabilities, SamplingMock, ServerConfig, Transport
 from toolproof.sources.options import ServerOptions
 
@@ -20,8 +22,13 @@ def connect_spec(
 ) -> ConnectSpec:
     """The spec for one case's server, with `{{fixture}}` filled and `${VAR}` expanded.
 
-    `sampling` is a block-level mock (assert_sampling) used when the server block declares none.
+    `sampling` is a block-level mock (assert_sampling) used when the server block declares none. A `url`
+    that refers to an unset variable raises RequestFailed (config) naming it.
     """
+    if unset := unset_references(server.url, options.environ):
+        names = ", ".join(f"${{{name}}}" for name in unset)
+        message = f"server url {server.url!r}: {names} not set in the environment"
+        raise RequestFailed(Failure(kind=FailureKind.CONFIG, message=message, check="url"))
     command, args = server.command, list(server.args)
     if options.server_override:
         command, args = options.server_override[0], list(options.server_override[1:])
