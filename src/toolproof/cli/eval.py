@@ -66,6 +66,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="an HTTP agent (a target file) for cases that name no servers and no target",
     )
+    parser.add_argument(
+        "--fixture", type=Path, metavar="DIR", help="fixture directory; each trial gets a copy as {{fixture}}"
+    )
     parser.add_argument("--trials", type=jobs_arg, metavar="N", help="run each case N times (default 1)")
     parser.add_argument(
         "--k", dest="k", type=jobs_arg, metavar="K", help="k of pass@k and pass^k (default N)"
@@ -123,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             replay=args.replay,
             save_traces=args.save_traces,
             timeout=args.timeout,
+            fixture=args.fixture,
             jobs=args.jobs,
             select=args.select,
             reports=reports(args),

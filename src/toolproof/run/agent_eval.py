@@ -53,6 +53,7 @@ class EvalRequest:
     replay: Path | None = None
     save_traces: Path | None = None
     timeout_s: float | None = None
+    fixture: Path | None = None
     jobs: int | None = None
     select: str | None = None
     environ: Mapping[str, str] | None = None
@@ -136,7 +137,9 @@ def run_eval(
     threshold = request.pass_threshold
     options = EvalOptions(
         server=ServerOptions(
-            environ=environ, timeout_s=request.timeout_s or project.timeout or DEFAULT_TIMEOUT_S
+            environ=environ,
+            fixture=_fixture(request.fixture),
+            timeout_s=request.timeout_s or project.timeout or DEFAULT_TIMEOUT_S,
         ),
         providers=providers,
         judge=judge,
@@ -242,3 +245,11 @@ def _judge_settings(flags: AgentSettings, project: ProjectConfig) -> ProviderSet
     }
     settings = project.judge or ProviderSettings()
     return settings.model_copy(update={key: value for key, value in given.items() if value is not None})
+
+
+def _fixture(path: Path | None) -> Path | None:
+    """The fixture directory each trial's servers get a copy of, resolved; a path that is no directory is a
+    usage error."""
+    if path is not None and not path.is_dir():
+        raise UsageError(f"--fixture {path}: not a directory")
+    return path.resolve() if path is not None else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.core.sanitize import maskable, secret_values
 from toolproof.core.template import env_references, expand_env
 from toolproof.model.server_case import ServerConfig
 
@@ -25,7 +25,7 @@ def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]
     given = (auth.client_secret, auth.private_key) if auth else ()
     in_auth = {expand_env(value, environ) for value in given}
     in_url |= in_auth | {line for value in in_auth for line in value.splitlines()}
-    return secret_values(env, headers) | {value for value in in_url if len(value) >= MIN_SECRET_LENGTH}
+    return secret_values(env, headers) | {value for value in in_url if maskable(value)}
 
 
 def run_secrets(servers: Iterable[ServerConfig], environ: Mapping[str, str]) -> set[str]:

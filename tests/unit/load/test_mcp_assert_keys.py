@@ -66,7 +66,7 @@ def test_every_server_setup_and_assert_key() -> None:
             args=["--root", "{{fixture}}", "8080"],
             env={"TOKEN": "${TOKEN}", "RETRIES": "3"},
             cwd="/srv",
-            transport=Transport.STDIO,
+            transport=Transport.HTTP,
             url="http://localhost:9/mcp",
             headers={"Authorization": "Bearer ${TOKEN}"},
             docker="alpine:3",
