@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
 from toolproof.cli.outcome import exit_status
 from toolproof.exit_codes import ExitCode, UsageError
@@ -79,6 +81,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "era, or auto (discover, then fall back)",
     )
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
+    add_auth_options(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run)
 
@@ -95,8 +98,12 @@ def run(args: argparse.Namespace) -> int:
             protocol=args.protocol,
         )
         collection = api.collect_suite([*args.paths, *args.suite], select=args.select)
+        options = replace(options, auth=auth_from_args(args))
     except UsageError as problem:
         print(f"toolproof run: {problem}", file=sys.stderr)
+        return ExitCode.USAGE
+    except OSError as error:
+        print(f"toolproof run: --oauth-private-key-file: {error}", file=sys.stderr)
         return ExitCode.USAGE
     if args.collect_only:
         return collect_only(collection, args)

@@ -1,0 +1,1 @@
+"""Probes: checks that run against any server without a suite."""
