@@ -1,0 +1,1 @@
+"""Server probes: lint a server's tool schemas, audit its tools with valid arguments, fuzz them."""
