@@ -1,0 +1,82 @@
+"""Shrinking: the smallest input that still makes a tool crash, found greedily as hypothesis does.
+
+`shrink` tries candidates smaller than the current input (measured as compact JSON text) in a fixed
+order: drop an object key or array items, empty or halve a string, move a number towards 0, and the same
+inside nested values. The first candidate that still fails becomes the current input and the search
+starts over, until no candidate fails or `budget` attempts have been made. Deterministic for a
+deterministic server.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+MAX_ELEMENT_CANDIDATES = 16
+
+
+def size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str))
+
+
+def candidates(value: Any) -> Iterator[Any]:
+    """Simpler variants of `value`, roughly biggest reduction first (not all of them smaller)."""
+    if isinstance(value, dict):
+        keys = list(value)
+        for key in keys:
+            yield {k: v for k, v in value.items() if k != key}
+        for key in keys[:MAX_ELEMENT_CANDIDATES]:
+            for smaller in candidates(value[key]):
+                yield {**value, key: smaller}
+    elif isinstance(value, list):
+        if value:
+            yield []
+            half = len(value) // 2
+            if half:
+                yield value[:half]
+                yield value[half:]
+        for index in range(min(len(value), MAX_ELEMENT_CANDIDATES)):
+            yield value[:index] + value[index + 1 :]
+        for index in range(min(len(value), MAX_ELEMENT_CANDIDATES)):
+            for smaller in candidates(value[index]):
+                yield [*value[:index], smaller, *value[index + 1 :]]
+    elif isinstance(value, str):
+        if value:
+            yield ""
+            yield value[: len(value) // 2]
+            yield value[len(value) // 2 :]
+            yield value[1:]
+            yield value[:-1]
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, int):
+        if value:
+            yield 0
+            yield value // 2 if value > 0 else -((-value) // 2)
+            yield value - 1 if value > 0 else value + 1
+    elif isinstance(value, float) and value:
+        yield 0
+        yield int(value)
+        yield value / 2
+
+
+async def shrink(
+    value: Any, still_fails: Callable[[Any], Awaitable[bool]], *, budget: int
+) -> tuple[Any, int]:
+    """The smallest failing variant of `value` found within `budget` attempts, and the attempts made."""
+    current, attempts = value, 0
+    improved = True
+    while improved and attempts < budget:
+        improved = False
+        current_size = size(current)
+        for candidate in candidates(current):
+            if size(candidate) >= current_size:
+                continue
+            if attempts >= budget:
+                break
+            attempts += 1
+            if await still_fails(candidate):
+                current, improved = candidate, True
+                break
+    return current, attempts
