@@ -75,7 +75,7 @@ def lint_results(
             why = f" ({len(findings)} findings, over --threshold {threshold})" if over else ""
             failure = Failure(
                 kind=FailureKind.EXPECTATION,
-                message=f"{finding.code} {finding.severity.value}{why}: {finding.message}",
+                message=f"{finding.severity.value} at {finding.field}{why}",
                 check=finding.code,
                 details={
                     "tool": finding.tool,

@@ -1,0 +1,151 @@
+"""`fuzz`: send each tool the hostile inputs of `fuzz_inputs`, classify every answer, shrink every crash.
+
+Classes: passed (a result), rejected (-32602, or an isError explaining the bad input: correct behaviour),
+crash, timeout, protocol error (findings), skipped (an input JSON cannot carry: never sent). Tools are
+spread over `jobs` workers, each with its own server; results are reported in tool order whatever the
+scheduling, so a seed always prints the same results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.probe.cases import server_block
+from toolproof.probe.connection import Outcome, Prober
+from toolproof.probe.fuzz_inputs import FuzzInput, fuzz_inputs
+from toolproof.probe.lint_rules import Tool
+from toolproof.probe.shrink import shrink
+from toolproof.probe.tools import input_schema, tool_name
+from toolproof.probe.verdicts import FINDINGS, Verdict, classify, describe, internal_error, result_text
+
+SHRINK_BUDGET = 40
+"""Calls spent minimising one crash."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One input sent (or skipped) and its class; `shrunk` is the minimised input of a crash."""
+
+    tool: str
+    input: FuzzInput
+    verdict: Verdict
+    outcome: Outcome | None
+    shrunk: Any = None
+    shrink_calls: int = 0
+
+
+@dataclass(frozen=True)
+class FuzzPlan:
+    seed: int
+    runs: int
+    jobs: int = 1
+    shrink_budget: int = SHRINK_BUDGET
+
+
+async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan) -> list[Probe]:
+    """Every input for one tool, in order; crashes are shrunk before the next input."""
+    name = tool_name(tool)
+    probes: list[Probe] = []
+    for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
+        if not item.sendable:
+            probes.append(Probe(name, item, Verdict.SKIPPED, None))
+            continue
+        outcome = await prober.call(name, item.arguments)
+        verdict = classify(outcome, valid_input=False)
+        if verdict is not Verdict.CRASH:
+            probes.append(Probe(name, item, verdict, outcome))
+            continue
+
+        async def still_crashes(candidate: Any, name: str = name) -> bool:
+            return classify(await prober.call(name, candidate), valid_input=False) is Verdict.CRASH
+
+        shrunk, calls = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget)
+        probes.append(Probe(name, item, verdict, outcome, shrunk, calls))
+    return probes
+
+
+async def fuzz_tools(
+    spec: ConnectSpec, tools: Sequence[Tool], plan: FuzzPlan, done: Callable[[int, list[Probe]], None]
+) -> list[list[Probe]]:
+    """Fuzz the tools on `plan.jobs` workers (each its own server); `done(index, probes)` after each tool."""
+    outcomes: list[list[Probe]] = [[] for _ in tools]
+    next_index = iter(range(len(tools)))
+
+    async def worker() -> None:
+        async with Prober(spec) as prober:
+            for index in next_index:
+                outcomes[index] = await fuzz_tool(prober, tools[index], plan)
+                done(index, outcomes[index])
+
+    async with anyio.create_task_group() as group:
+        for _ in range(max(1, min(plan.jobs, len(tools)))):
+            group.start_soon(worker)
+    return outcomes
+
+
+def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseResult]:
+    """One failing result per finding, or one passing result (with the counts per class) for a tool
+    without any."""
+    findings = [probe for probe in probes if probe.verdict in FINDINGS]
+    if findings:
+        return [_finding_result(probe, source) for probe in findings]
+    counts = ", ".join(
+        f"{sum(1 for probe in probes if probe.verdict is verdict)} {verdict.value}"
+        for verdict in (Verdict.PASSED, Verdict.REJECTED, Verdict.SKIPPED)
+    )
+    duration = sum(probe.outcome.duration_s for probe in probes if probe.outcome is not None)
+    name = f"{tool}: {len(probes)} inputs ({counts})"
+    return [CaseResult(name=name, file=source, status=Status.PASS, duration_s=duration)]
+
+
+def _finding_result(probe: Probe, source: Path) -> CaseResult:
+    outcome = probe.outcome or Outcome(None, None, 0.0)
+    details: dict[str, Any] = {
+        "class": probe.verdict.value,
+        "category": probe.input.category,
+        "arguments": probe.input.arguments,
+    }
+    if probe.verdict is Verdict.CRASH:
+        details["minimised"] = probe.shrunk
+        details["shrink_calls"] = probe.shrink_calls
+    failure = Failure(
+        kind=outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR,
+        message=f"{probe.verdict.value}: {describe(outcome, probe.verdict)}",
+        check=probe.verdict.value,
+        expected=None,
+        actual=probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments,
+        details=details,
+    )
+    return CaseResult(
+        name=f"{probe.tool} [{probe.input.category}]",
+        file=source,
+        status=Status.FAIL,
+        failure=failure,
+        duration_s=outcome.duration_s,
+        stderr=outcome.stderr,
+    )
+
+
+def finding_case(probe: Probe, spec: ConnectSpec) -> dict[str, Any]:
+    """A toolproof case that fails while the finding stands and passes once the server is fixed."""
+    arguments = probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments
+    expect: dict[str, Any] = {}
+    text = result_text(probe.outcome.result or {}) if probe.outcome is not None else ""
+    marker = internal_error(text)
+    if marker:
+        found = text.lower().index(marker)
+        expect["not_contains"] = [text[found : found + len(marker)]]
+    case: dict[str, Any] = {
+        "name": f"{probe.tool} survives {probe.input.category}",
+        "server": server_block(spec),
+        "timeout": f"{spec.request_timeout:g}s",
+        "assert": {"tool": probe.tool, "args": arguments, "expect": expect},
+    }
+    return case
