@@ -156,14 +156,12 @@ def _replay(args: argparse.Namespace, seed: int) -> str:
 
 def _write_cases(directory: Path, gathered: list[tuple[str, list[Probe]]], spec: ConnectSpec) -> None:
     from toolproof.probe.cases import write_cases
-    from toolproof.probe.fuzz import finding_case
-    from toolproof.probe.verdicts import FINDINGS
+    from toolproof.probe.fuzz import finding_case, findings
 
     cases = {
-        f"{probe.tool}_{probe.input.category}": finding_case(probe, spec)
+        f"{finding.first.tool}_{finding.first.input.category}": finding_case(finding, spec)
         for _, probes in gathered
-        for probe in probes
-        if probe.verdict in FINDINGS
+        for finding in findings(probes)
     }
     written = write_cases(directory, cases)
     print(f"fuzz: wrote {len(written)} cases to {directory}", file=sys.stderr)

@@ -103,6 +103,5 @@ class Prober:
     async def _close(self) -> None:
         stack, self._stack, self._session = self._stack, None, None
         if stack is not None:
-            with anyio.CancelScope(shield=True):
-                with contextlib.suppress(Exception):  # a broken server may fail again on the way out
-                    await stack.aclose()
+            with contextlib.suppress(Exception):  # a broken server may fail again on the way out
+                await stack.aclose()

@@ -8,6 +8,7 @@ scheduling, so a seed always prints the same results.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from toolproof.probe.shrink import shrink
 from toolproof.probe.tools import input_schema, tool_name
 from toolproof.probe.verdicts import FINDINGS, Verdict, classify, describe, internal_error, result_text
 
-SHRINK_BUDGET = 40
+SHRINK_BUDGET = 100
 """Calls spent minimising one crash."""
 
 
@@ -90,12 +91,36 @@ async def fuzz_tools(
     return outcomes
 
 
+@dataclass(frozen=True)
+class FuzzFinding:
+    """Inputs of one tool that failed the same way: the class and the (minimised) input they came down to.
+    `first` is the first such input sent; `categories` name them all, in order."""
+
+    first: Probe
+    categories: tuple[str, ...]
+
+    @property
+    def input(self) -> Any:
+        return self.first.shrunk if self.first.verdict is Verdict.CRASH else self.first.input.arguments
+
+
+def findings(probes: Sequence[Probe]) -> list[FuzzFinding]:
+    """The tool's findings, one per class and minimised input (a crash that every input causes is one)."""
+    groups: dict[tuple[str, str], list[Probe]] = {}
+    for probe in probes:
+        if probe.verdict in FINDINGS:
+            shown = probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments
+            key = (probe.verdict.value, json.dumps(shown, sort_keys=True, default=str))
+            groups.setdefault(key, []).append(probe)
+    return [FuzzFinding(group[0], tuple(p.input.category for p in group)) for group in groups.values()]
+
+
 def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseResult]:
     """One failing result per finding, or one passing result (with the counts per class) for a tool
     without any."""
-    findings = [probe for probe in probes if probe.verdict in FINDINGS]
-    if findings:
-        return [_finding_result(probe, source) for probe in findings]
+    found = findings(probes)
+    if found:
+        return [_finding_result(finding, source) for finding in found]
     counts = ", ".join(
         f"{sum(1 for probe in probes if probe.verdict is verdict)} {verdict.value}"
         for verdict in (Verdict.PASSED, Verdict.REJECTED, Verdict.SKIPPED)
@@ -105,23 +130,33 @@ def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseR
     return [CaseResult(name=name, file=source, status=Status.PASS, duration_s=duration)]
 
 
-def _finding_result(probe: Probe, source: Path) -> CaseResult:
+def _excerpt(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _finding_result(finding: FuzzFinding, source: Path) -> CaseResult:
+    probe = finding.first
     outcome = probe.outcome or Outcome(None, None, 0.0)
-    details: dict[str, Any] = {
-        "class": probe.verdict.value,
-        "category": probe.input.category,
-        "arguments": probe.input.arguments,
-    }
+    more = len(finding.categories) - 1
+    message = f"{probe.verdict.value}: {describe(outcome, probe.verdict)}"
     if probe.verdict is Verdict.CRASH:
-        details["minimised"] = probe.shrunk
-        details["shrink_calls"] = probe.shrink_calls
+        message += f"\nminimised input: {_excerpt(finding.input)}"
+    else:
+        message += f"\ninput: {_excerpt(finding.input)}"
+    if more:
+        message += f"\n{more} more inputs failed the same way"
     failure = Failure(
         kind=outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR,
-        message=f"{probe.verdict.value}: {describe(outcome, probe.verdict)}",
+        message=message,
         check=probe.verdict.value,
-        expected=None,
-        actual=probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments,
-        details=details,
+        details={
+            "class": probe.verdict.value,
+            "categories": list(finding.categories),
+            "arguments": probe.input.arguments,
+            "minimised": finding.input,
+            "shrink_calls": probe.shrink_calls,
+        },
     )
     return CaseResult(
         name=f"{probe.tool} [{probe.input.category}]",
@@ -133,19 +168,18 @@ def _finding_result(probe: Probe, source: Path) -> CaseResult:
     )
 
 
-def finding_case(probe: Probe, spec: ConnectSpec) -> dict[str, Any]:
+def finding_case(finding: FuzzFinding, spec: ConnectSpec) -> dict[str, Any]:
     """A toolproof case that fails while the finding stands and passes once the server is fixed."""
-    arguments = probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments
+    probe = finding.first
     expect: dict[str, Any] = {}
     text = result_text(probe.outcome.result or {}) if probe.outcome is not None else ""
     marker = internal_error(text)
     if marker:
         found = text.lower().index(marker)
         expect["not_contains"] = [text[found : found + len(marker)]]
-    case: dict[str, Any] = {
+    return {
         "name": f"{probe.tool} survives {probe.input.category}",
         "server": server_block(spec),
         "timeout": f"{spec.request_timeout:g}s",
-        "assert": {"tool": probe.tool, "args": arguments, "expect": expect},
+        "assert": {"tool": probe.tool, "args": finding.input, "expect": expect},
     }
-    return case

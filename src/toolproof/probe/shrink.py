@@ -1,8 +1,8 @@
 """Shrinking: the smallest input that still makes a tool crash, found greedily as hypothesis does.
 
-`shrink` tries candidates smaller than the current input (measured as compact JSON text) in a fixed
-order: drop an object key or array items, empty or halve a string, move a number towards 0, and the same
-inside nested values. The first candidate that still fails becomes the current input and the search
+`shrink` tries candidates smaller than the current input (`size`) in a fixed order: drop an object key or
+array items, shorten a string (then make it plain `a`s), move a number towards 0, and the same inside
+nested values. The first candidate that still fails becomes the current input and the search
 starts over, until no candidate fails or `budget` attempts have been made. Deterministic for a
 deterministic server.
 """
@@ -16,8 +16,11 @@ from typing import Any
 MAX_ELEMENT_CANDIDATES = 16
 
 
-def size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str))
+def size(value: Any) -> tuple[int, int]:
+    """How big `value` is: its compact JSON length, then the sum of its code points (so plain `a`s are
+    smaller than other characters of the same length)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+    return len(text), sum(map(ord, text))
 
 
 def candidates(value: Any) -> Iterator[Any]:
@@ -42,12 +45,7 @@ def candidates(value: Any) -> Iterator[Any]:
             for smaller in candidates(value[index]):
                 yield [*value[:index], smaller, *value[index + 1 :]]
     elif isinstance(value, str):
-        if value:
-            yield ""
-            yield value[: len(value) // 2]
-            yield value[len(value) // 2 :]
-            yield value[1:]
-            yield value[:-1]
+        yield from _shorter(value)
     elif isinstance(value, bool):
         return
     elif isinstance(value, int):
@@ -61,6 +59,24 @@ def candidates(value: Any) -> Iterator[Any]:
         yield value / 2
 
 
+def _shorter(text: str) -> Iterator[str]:
+    """Prefixes from the shortest up (0, 1, 2, 4, ... characters), then cuts of 1/4, 1/8, ... from the end,
+    then one character off either end: a length threshold is found in logarithmically many steps."""
+    length = len(text)
+    size = 0
+    while size < length:
+        yield text[:size]
+        size = size * 2 if size else 1
+    cut = length // 4
+    while cut > 1:
+        yield text[: length - cut]
+        cut //= 2
+    if text:
+        yield text[1:]
+        yield text[:-1]
+        yield "a" * length
+
+
 async def shrink(
     value: Any, still_fails: Callable[[Any], Awaitable[bool]], *, budget: int
 ) -> tuple[Any, int]:
@@ -70,9 +86,12 @@ async def shrink(
     while improved and attempts < budget:
         improved = False
         current_size = size(current)
+        tried: set[str] = set()
         for candidate in candidates(current):
-            if size(candidate) >= current_size:
+            key = json.dumps(candidate, sort_keys=True, default=str)
+            if size(candidate) >= current_size or key in tried:
                 continue
+            tried.add(key)
             if attempts >= budget:
                 break
             attempts += 1
