@@ -480,29 +480,33 @@ def _bigrams(text: str) -> set[str]:
     return {text[index : index + 2] for index in range(len(text) - 1)}
 
 
-def similarity(a: str, b: str) -> float:
-    """Dice coefficient of the two texts' character bigrams (lower case)."""
-    if a == b:
-        return 1.0
-    left, right = _bigrams(a.lower()), _bigrams(b.lower())
-    if not left or not right:
-        return 0.0
-    return 2 * len(left & right) / (len(left) + len(right))
-
-
 def similar_descriptions(tools: Sequence[Tool]) -> Iterator[Finding]:
+    """W105 once per tool: the first later tool whose description is at least 80 % similar."""
+    texts = [_description(tool).strip() for tool in tools]
+    grams = [_bigrams(text.lower()) for text in texts]
     for index, first in enumerate(tools):
-        for second in tools[index + 1 :]:
-            a, b = _description(first).strip(), _description(second).strip()
-            if a and b and (score := similarity(a, b)) >= SIMILAR_DESCRIPTIONS:
+        if not texts[index]:
+            continue
+        for other in range(index + 1, len(tools)):
+            if texts[other] and (score := _dice(texts, grams, index, other)) >= SIMILAR_DESCRIPTIONS:
                 yield _finding(
                     _name(first),
                     "W105",
                     "similar-descriptions",
-                    f"Tools {_name(first)!r} and {_name(second)!r} have {score:.0%} similar "
+                    f"Tools {_name(first)!r} and {_name(tools[other])!r} have {score:.0%} similar "
                     "descriptions: agents may confuse them.",
                     "description",
                 )
+                break
+
+
+def _dice(texts: list[str], grams: list[set[str]], a: int, b: int) -> float:
+    if texts[a] == texts[b]:
+        return 1.0
+    left, right = grams[a], grams[b]
+    if not left or not right:
+        return 0.0
+    return 2 * len(left & right) / (len(left) + len(right))
 
 
 def bloated_list(tools: Sequence[Tool]) -> Iterator[Finding]:
@@ -628,19 +632,33 @@ def _fields(tool: Tool) -> list[_Field]:
 
 
 def flows(tools: Sequence[Tool]) -> list[_Flow]:
-    """Inferred value flows between tools: fields of two tools whose names (and types) match closely."""
-    found: list[_Flow] = []
-    fields = [(_name(tool), _description(tool), _fields(tool)) for tool in tools]
-    for source, source_text, source_fields in fields:
-        for target, target_text, target_fields in fields:
-            if source == target:
+    """Inferred value flows between tools: fields of two tools whose names (and types) match closely.
+
+    Names are compared once per pair of distinct names, so a long tool list costs little more than its
+    distinct parameter names."""
+    fields = [_fields(tool) for tool in tools]
+    holders: dict[str, list[tuple[int, int]]] = {}  # name -> (tool index, field index)
+    for tool_index, tool_fields in enumerate(fields):
+        for field_index, field in enumerate(tool_fields):
+            if not _common(field.name):
+                holders.setdefault(field.name, []).append((tool_index, field_index))
+    names = list(holders)
+    found: list[tuple[tuple[int, int, int, int], _Flow]] = []
+    for a_name in names:
+        for b_name in names:
+            if _name_similarity(a_name, b_name) < 0.8:
                 continue
-            for a in source_fields:
-                for b in target_fields:
+            for source, a_index in holders[a_name]:
+                for target, b_index in holders[b_name]:
+                    if source == target:
+                        continue
+                    a, b = fields[source][a_index], fields[target][b_index]
+                    source_text, target_text = _description(tools[source]), _description(tools[target])
                     score = _confidence(a, b, source_text, target_text)
                     if score >= 0.6:
-                        found.append(_Flow(source, a.name, target, b.name, score))
-    return found
+                        flow = _Flow(_name(tools[source]), a.name, _name(tools[target]), b.name, score)
+                        found.append(((source, target, a_index, b_index), flow))
+    return [flow for _, flow in sorted(found, key=lambda item: item[0])]
 
 
 def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
