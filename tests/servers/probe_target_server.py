@@ -102,9 +102,7 @@ def call(name: str, arguments: Any) -> dict[str, Any] | None:
 def listed() -> list[dict[str, Any]]:
     if "--tools" in sys.argv:
         count = int(sys.argv[sys.argv.index("--tools") + 1])
-        return [
-            tool(f"tool_{i}", f"Returns the text given to tool {i}.", TEXT) for i in range(count)
-        ]
+        return [tool(f"tool_{i}", f"Returns the text given to tool {i}.", TEXT) for i in range(count)]
     if "--only" in sys.argv:
         names = sys.argv[sys.argv.index("--only") + 1].split(",")
         return [item for item in TOOLS if item["name"] in names]

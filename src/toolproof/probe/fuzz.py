@@ -1,6 +1,7 @@
 """`fuzz`: send each tool the hostile inputs of `fuzz_inputs`, classify every answer, shrink every crash.
 
-Classes: passed (a result), rejected (-32602, or an isError explaining the bad input: correct behaviour),
+Classes: passed (a result), rejected (-32602, any error response to arguments that are not an object, or an
+isError explaining the bad input: correct behaviour),
 crash, timeout, protocol error (findings), skipped (an input JSON cannot carry: never sent). Tools are
 spread over `jobs` workers, each with its own server; results are reported in tool order whatever the
 scheduling, so a seed always prints the same results.
@@ -59,13 +60,15 @@ async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan) -> list[Probe]:
             probes.append(Probe(name, item, Verdict.SKIPPED, None))
             continue
         outcome = await prober.call(name, item.arguments)
-        verdict = classify(outcome, valid_input=False)
+        verdict = classify(outcome, valid_input=False, malformed=not isinstance(item.arguments, dict))
         if verdict is not Verdict.CRASH:
             probes.append(Probe(name, item, verdict, outcome))
             continue
 
         async def still_crashes(candidate: Any, name: str = name) -> bool:
-            return classify(await prober.call(name, candidate), valid_input=False) is Verdict.CRASH
+            outcome = await prober.call(name, candidate)
+            malformed = not isinstance(candidate, dict)
+            return classify(outcome, valid_input=False, malformed=malformed) is Verdict.CRASH
 
         shrunk, calls = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget)
         probes.append(Probe(name, item, verdict, outcome, shrunk, calls))

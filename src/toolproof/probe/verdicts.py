@@ -64,15 +64,18 @@ def internal_error(text: str) -> str | None:
     return next((marker for marker in INTERNAL_ERROR_MARKERS if marker in lowered), None)
 
 
-def classify(outcome: Outcome, *, valid_input: bool) -> Verdict:
-    """The class of one call; `valid_input` says the arguments matched the schema (audit) or not (fuzz)."""
+def classify(outcome: Outcome, *, valid_input: bool, malformed: bool = False) -> Verdict:
+    """The class of one call; `valid_input` says the arguments matched the schema (audit) or not (fuzz);
+    `malformed` that they were not even an object, as MCP requires, so any error response rejects them."""
     failure = outcome.failure
     if failure is not None:
         if failure.kind is FailureKind.TIMEOUT:
             return Verdict.TIMEOUT
         if failure.kind is FailureKind.PROTOCOL:
             return Verdict.PROTOCOL
-        if failure.kind is FailureKind.RPC_ERROR and failure.details.get("code") == INVALID_PARAMS:
+        if failure.kind is FailureKind.RPC_ERROR and (
+            malformed or failure.details.get("code") == INVALID_PARAMS
+        ):
             return Verdict.REJECTS_VALID if valid_input else Verdict.REJECTED
         return Verdict.CRASH
     result = outcome.result or {}

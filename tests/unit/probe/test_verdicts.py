@@ -44,3 +44,9 @@ def test_descriptions_say_why() -> None:
     crash = result("Traceback (most recent call last):\n  File x", error=True)
     assert "traceback" in describe(crash, Verdict.CRASH)
     assert describe(failed(FailureKind.TIMEOUT), Verdict.TIMEOUT) == "timeout happened"
+
+
+def test_any_error_response_rejects_arguments_that_are_not_an_object() -> None:
+    internal = failed(FailureKind.RPC_ERROR, code=-32603)
+    assert classify(internal, valid_input=False, malformed=True) is Verdict.REJECTED
+    assert classify(failed(FailureKind.TRANSPORT), valid_input=False, malformed=True) is Verdict.CRASH
