@@ -11,6 +11,8 @@ Tools (one behaviour each, so a probe's verdict on one can be checked against it
   boom_on_long   exits when `name` is longer than 100 characters (a crash only a long string finds)
   wipe           annotated destructive; answers ok
   bad_reply      answers with a result that is not valid MCP (content is a string)
+  counter        answers a different number on every call (nondeterministic)
+  big            answers 150 KB of text
 
 `--tools N` instead lists N generated tools (`tool_0` ...) that all answer ok; `--only NAME,...` lists
 only those tools.
@@ -58,7 +60,10 @@ TOOLS = [
     ),
     tool("wipe", "Deletes everything (not really): returns ok.", TEXT, annotations={"destructiveHint": True}),
     tool("bad_reply", "Returns a reply that is not valid MCP.", TEXT),
+    tool("counter", "Returns how many times it has been called.", {"type": "object"}),
+    tool("big", "Returns 150 KB of text.", {"type": "object"}),
 ]
+CALLS = [0]
 
 
 def send(message: dict[str, Any]) -> None:
@@ -96,6 +101,11 @@ def call(name: str, arguments: Any) -> dict[str, Any] | None:
         return text(f"hello {who}")
     if name == "bad_reply":
         return {"content": "not a list"}
+    if name == "counter":
+        CALLS[0] += 1
+        return text(str(CALLS[0]))
+    if name == "big":
+        return text("x" * 150 * 1024)
     return text(str(args.get("text", "")))
 
 

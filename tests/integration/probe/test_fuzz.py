@@ -38,6 +38,8 @@ def test_classes_on_the_probe_target(probe: Callable[..., Probed]) -> None:
         "boom_on_long": {"crash"},
         "wipe": {"clean"},  # skipped: destructive
         "bad_reply": {"protocol-error"},
+        "counter": {"clean"},
+        "big": {"clean"},
     }
     assert done.verdicts()["wipe"] == "SKIP"
     assert "strict: 8 inputs (0 passed, 8 rejected, 0 skipped)" in done.verdicts()
