@@ -72,7 +72,17 @@ def test_without_seed_the_seed_is_printed_and_replays(probe: Callable[..., Probe
 
 def test_a_crash_is_minimised_into_a_failing_case(probe: Callable[..., Probed], tmp_path: Path) -> None:
     cases = tmp_path / "cases"
-    done = probe("fuzz", "--server", target("--only", "boom_on_long"), "--seed", "1", "--output", str(cases))
+    done = probe(
+        "fuzz",
+        "--server",
+        target("--only", "boom_on_long"),
+        "--seed",
+        "1",
+        "--runs",
+        "8",
+        "--output",
+        str(cases),
+    )
     (finding,) = done.report["results"]
     assert finding["failure"]["details"]["minimised"] == {"name": "a" * 101}
     assert "name of 10000 characters overflowed" in finding["stderr"]
