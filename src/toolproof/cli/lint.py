@@ -91,9 +91,7 @@ def _gather(
     args: argparse.Namespace, spec: ConnectSpec | None
 ) -> tuple[list[dict[str, Any]], list[Finding]] | int:
     """The tools and every finding, or the exit status after saying why there are none."""
-    from toolproof.cli.probing import cannot_connect, run_async, usage
-    from toolproof.mcp.errors import RequestFailed
-    from toolproof.probe.lint import CallRules, call_findings
+    from toolproof.cli.probing import usage
     from toolproof.probe.lint_rules import grade, lint_tools
     from toolproof.probe.tools import ToolsFileError, load_tools_file
 
@@ -104,6 +102,10 @@ def _gather(
         except ToolsFileError as error:
             return usage(_NAME, str(error))
         return tools, grade(lint_tools(tools), skip=skip, strict=args.strict)
+    from toolproof.cli.probing import cannot_connect, run_async
+    from toolproof.mcp.errors import RequestFailed
+    from toolproof.probe.lint import CallRules, call_findings
+
     rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
 
     async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:

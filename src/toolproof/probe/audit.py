@@ -16,8 +16,9 @@ from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.cases import server_block
-from toolproof.probe.connection import Outcome, Prober
+from toolproof.probe.connection import Prober
 from toolproof.probe.lint_rules import Tool
+from toolproof.probe.outcome import Outcome
 from toolproof.probe.tools import input_schema, is_destructive, tool_name
 from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, classify, describe
 

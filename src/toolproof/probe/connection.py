@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import time
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -20,19 +19,10 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Failure, FailureKind
+from toolproof.probe.outcome import Outcome
 
 RESTART_AFTER = frozenset({FailureKind.TRANSPORT, FailureKind.TIMEOUT, FailureKind.PROTOCOL})
 _TIMEOUT_SLACK_S = 2.0
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one call gave: a result as sent (`result`) or a `failure`, how long it took, the stderr tail."""
-
-    result: dict[str, Any] | None
-    failure: Failure | None
-    duration_s: float
-    stderr: str = ""
 
 
 class Prober:

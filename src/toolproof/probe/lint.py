@@ -12,13 +12,16 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.arguments import tool_arguments
-from toolproof.probe.connection import Prober
 from toolproof.probe.lint_rules import Finding, Severity, Tool
 from toolproof.probe.tools import is_destructive, tool_name
 from toolproof.probe.verdicts import result_text
+
+if TYPE_CHECKING:
+    from toolproof.probe.connection import Prober
 
 NONDETERMINISM_CALLS = 3
 

@@ -6,7 +6,7 @@ from enum import StrEnum
 from typing import Any
 
 from toolproof.model.result import FailureKind
-from toolproof.probe.connection import Outcome
+from toolproof.probe.outcome import Outcome
 
 INVALID_PARAMS = -32602
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from toolproof.model.result import Failure, FailureKind
-from toolproof.probe.connection import Outcome
+from toolproof.probe.outcome import Outcome
 from toolproof.probe.verdicts import Verdict, classify, describe
 
 
