@@ -97,17 +97,14 @@ async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) ->
 def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
     from collections import Counter
 
-    from toolproof.cli.probing import terminal_stream
+    from toolproof.cli.probing import say, terminal_stream
     from toolproof.probe.audit import score
 
     healthy, tested = score(audits)
     percent = f"{healthy * 100 // tested}%" if tested else "n/a"
     counts = Counter(audit.verdict.value for audit in audits)
     classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items()))
-    print(
-        f"audit score: {percent} ({healthy}/{tested} tested tools healthy; {classes})",
-        file=terminal_stream(args),
-    )
+    say(f"audit score: {percent} ({healthy}/{tested} tested tools healthy; {classes})", terminal_stream(args))
 
 
 def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> None:

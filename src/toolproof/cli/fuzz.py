@@ -114,7 +114,7 @@ def _report(
 ) -> int:
     from collections import Counter
 
-    from toolproof.cli.probing import Reporter, secrets, source_path, terminal_stream
+    from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
     from toolproof.model.result import CaseResult, Status
     from toolproof.probe.audit import SKIP_REASON
     from toolproof.probe.fuzz import tool_results
@@ -133,8 +133,8 @@ def _report(
     counts = Counter(probe.verdict.value for _, probes in gathered for probe in probes)
     classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items())) or "no inputs sent"
     out = terminal_stream(args)
-    print(f"fuzz: seed {seed}; {sum(counts.values())} inputs: {classes}", file=out)
-    print(f"replay: {_replay(args, seed)}", file=out)
+    say(f"fuzz: seed {seed}; {sum(counts.values())} inputs: {classes}", out)
+    say(f"replay: {_replay(args, seed)}", out)
     if args.output is not None:
         _write_cases(args.output, gathered, spec)
     return status

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -130,7 +129,7 @@ def _report(
     findings: list[Finding],
     duration_s: float,
 ) -> int:
-    from toolproof.cli.probing import Reporter, secrets, source_path, terminal_stream
+    from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
     from toolproof.probe.lint import lint_results
     from toolproof.probe.lint_rules import Severity
 
@@ -144,14 +143,14 @@ def _report(
     reporter.all(results)
     status = reporter.end(duration_s)
     errors = sum(1 for finding in findings if finding.severity is Severity.ERROR)
-    print(
-        f"lint: {len(tools)} tools, {errors} errors, {len(findings) - errors} warnings",
-        file=terminal_stream(args),
+    say(
+        f"lint: {len(tools)} tools, {errors} errors, {len(findings) - errors} warnings", terminal_stream(args)
     )
     return status
 
 
 def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings: list[Finding]) -> None:
+    from toolproof.cli.probing import say
     from toolproof.probe.fixes import tool_patches
     from toolproof.report.sinks import write_best_effort
 
@@ -165,13 +164,13 @@ def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings
         }
         text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         if args.json == "-":
-            sys.stdout.write(text)
+            say(text.rstrip("\n"))
         else:
             write_best_effort(args.json, text)
         return
     if not patches:
-        print("lint --fix: nothing to fix automatically")
+        say("lint --fix: nothing to fix automatically")
         return
     for tool, patch in patches.items():
-        print(f"{tool}:")
-        print(json.dumps(patch, indent=2, ensure_ascii=False))
+        say(f"{tool}:")
+        say(json.dumps(patch, indent=2, ensure_ascii=False))

@@ -140,6 +140,18 @@ def terminal_stream(args: argparse.Namespace) -> TextIO:
     return sys.stderr if args.json == "-" else sys.stdout
 
 
+def say(text: str, stream: TextIO | None = None) -> None:
+    """Print a line of the probe's own output; a reader that has gone (`| head`) silences the stream."""
+    from toolproof.report.sinks import silence
+
+    out = sys.stdout if stream is None else stream
+    try:
+        out.write(text + "\n")
+        out.flush()
+    except (OSError, ValueError):
+        silence(out)
+
+
 class Reporter:
     """Sends results to the sinks --json/--junit/the terminal asked for, as a run of `total` cases."""
 

@@ -3,7 +3,7 @@
 `Prober.call` makes one tools/call and returns its `Outcome`: the result as sent, or the classified
 `Failure`. After a transport failure (the process exited, the pipe closed), a timeout or a protocol error,
 the next call starts a fresh server, so one tool that crashes or hangs is never blamed on the tools after
-it. The stderr tail of the server that failed is kept on the outcome.
+it. What the server wrote to stderr during the call is kept on the outcome.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ class Prober:
             session = await self.session()
         except RequestFailed as error:
             return Outcome(None, error.failure, time.perf_counter() - started, error.stderr)
+        before = session.stderr
         try:
             with anyio.fail_after(self._spec.request_timeout + _TIMEOUT_SLACK_S):
                 result = await session.request(
@@ -75,23 +76,27 @@ class Prober:
                 )
         except RequestFailed as error:
             elapsed = time.perf_counter() - started
+            stderr = _since(before, session.stderr)
             if error.failure.kind in RESTART_AFTER:
-                stderr = session.stderr
                 await self._close()
-                return Outcome(None, error.failure, elapsed, stderr or error.stderr)
-            return Outcome(None, error.failure, elapsed, session.stderr)
+            return Outcome(None, error.failure, elapsed, stderr)
         except TimeoutError:
-            stderr = session.stderr
+            stderr = _since(before, session.stderr)
             await self._close()
             message = f"tools/call {name}: no answer within {self._spec.request_timeout:g}s"
             failure = Failure(
                 kind=FailureKind.TIMEOUT, message=message, details={"during": f"tools/call {name}"}
             )
             return Outcome(None, failure, time.perf_counter() - started, stderr)
-        return Outcome(result, None, time.perf_counter() - started, session.stderr)
+        return Outcome(result, None, time.perf_counter() - started, _since(before, session.stderr))
 
     async def _close(self) -> None:
         stack, self._stack, self._session = self._stack, None, None
         if stack is not None:
             with contextlib.suppress(Exception):  # a broken server may fail again on the way out
                 await stack.aclose()
+
+
+def _since(before: str, after: str) -> str:
+    """What the server wrote to stderr during the call (its whole tail once the tail has rolled over)."""
+    return after[len(before) :] if after.startswith(before) else after

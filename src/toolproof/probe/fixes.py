@@ -65,16 +65,19 @@ def _describe_tool(tool: Tool, finding: Finding) -> list[Operation]:
     return [{"op": "add", "path": "/description", "value": value}]
 
 
-def _describe_output(tool: Tool, finding: Finding) -> list[Operation]:
+def _sentence(tool: Tool) -> str:
+    """The tool's description ending in a full stop, ready for a clause to be appended."""
     text = str(tool.get("description", "")).rstrip()
-    return [
-        {"op": "replace", "path": "/description", "value": f"{text} Returns TODO: what the result holds."}
-    ]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _describe_output(tool: Tool, finding: Finding) -> list[Operation]:
+    value = f"{_sentence(tool)} Returns TODO: what the result holds."
+    return [{"op": "replace", "path": "/description", "value": value}]
 
 
 def _note_side_effects(tool: Tool, finding: Finding) -> list[Operation]:
-    text = str(tool.get("description", "")).rstrip()
-    value = f"{text} Side effect: TODO: what this changes, and whether it can be undone."
+    value = f"{_sentence(tool)} Side effect: TODO: what this changes, and whether it can be undone."
     return [{"op": "replace", "path": "/description", "value": value}]
 
 
@@ -108,9 +111,5 @@ def tool_patches(tools: Sequence[Tool], findings: Sequence[Finding]) -> dict[str
             if same is None:
                 patch.append(operation)
             elif operation["path"] == "/description":  # two clauses appended to one description
-                same["value"] = _merged(same["value"], operation["value"], str(tool.get("description", "")))
+                same["value"] = same["value"] + operation["value"][len(_sentence(tool)) :]
     return patches
-
-
-def _merged(first: str, second: str, original: str) -> str:
-    return first + second[len(original.rstrip()) :]
