@@ -152,6 +152,7 @@ def _report(
 def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings: list[Finding]) -> None:
     from toolproof.cli.probing import say
     from toolproof.probe.fixes import tool_patches
+    from toolproof.report.sanitize import clean
     from toolproof.report.sinks import write_best_effort
 
     patches = tool_patches(tools, findings)
@@ -162,7 +163,7 @@ def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings
             "fixable": len(patches),
             "patches": patches,
         }
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(document, indent=2, ensure_ascii=args.json == "-") + "\n"
         if args.json == "-":
             say(text.rstrip("\n"))
         else:
@@ -172,5 +173,5 @@ def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings
         say("lint --fix: nothing to fix automatically")
         return
     for tool, patch in patches.items():
-        say(f"{tool}:")
-        say(json.dumps(patch, indent=2, ensure_ascii=False))
+        say(f"{clean(tool)}:")
+        say(json.dumps(patch, indent=2))  # ASCII only: no server text can reach the terminal raw

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
+from urllib.parse import urlsplit
 
 from toolproof.cli.options import add_output_options, duration_arg
 
@@ -106,7 +107,9 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
 
 
 def usage(name: str, message: str) -> int:
-    print(f"toolproof {name}: {message}", file=sys.stderr)
+    from toolproof.report.sanitize import clean
+
+    print(f"toolproof {name}: {clean(message)}", file=sys.stderr)
     return EXIT_CONNECTION
 
 
@@ -132,8 +135,11 @@ def secrets(spec: ConnectSpec | None) -> set[str]:
 
 
 def source_path(spec: ConnectSpec) -> Path:
-    """What results name as their file: the server's URL or command line."""
-    return Path(spec.url if spec.url else shlex.join([spec.command, *spec.args]))
+    """What results name as their file: the server's host and path, or its command line."""
+    if spec.url:
+        parts = urlsplit(spec.url)
+        return Path(parts.netloc + parts.path)
+    return Path(shlex.join([spec.command, *spec.args]))
 
 
 def terminal_stream(args: argparse.Namespace) -> TextIO:
