@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 import time
@@ -100,9 +101,35 @@ async def _fuzz(
     skipped = [tool for tool in chosen if is_destructive(tool) and not args.include_writes]
     probed = [tool for tool in chosen if tool not in skipped]
     plan = FuzzPlan(seed=seed, runs=args.runs, jobs=args.jobs)
-    outcomes = await fuzz_tools(spec, probed, plan, lambda index, probes: None)
+    progress = _Progress([tool_name(tool) for tool in probed])
+    outcomes = await fuzz_tools(spec, probed, plan, progress.done)
+    progress.clear()
     by_name = {tool_name(tool): probes for tool, probes in zip(probed, outcomes, strict=True)}
     return [(tool_name(tool), by_name.get(tool_name(tool), [])) for tool in chosen]
+
+
+class _Progress:
+    """`[done/total] tool` on stderr while tools are fuzzed, when stderr is a terminal (as `run` shows)."""
+
+    def __init__(self, names: list[str]) -> None:
+        from toolproof.report.progress import StatusLine
+        from toolproof.report.sanitize import clean
+
+        tty = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+        self._line = StatusLine(sys.stderr) if tty else None
+        self._names = [clean(name) for name in names]
+        self._done = 0
+        if self._line is not None and names:
+            self._line.show(f"[0/{len(names)}] fuzzing {self._names[0]}")
+
+    def done(self, index: int, probes: list[Probe]) -> None:
+        self._done += 1
+        if self._line is not None:
+            self._line.show(f"[{self._done}/{len(self._names)}] {self._names[index]} done")
+
+    def clear(self) -> None:
+        if self._line is not None:
+            self._line.clear()
 
 
 def _report(
