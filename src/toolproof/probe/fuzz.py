@@ -30,6 +30,9 @@ from toolproof.probe.verdicts import FINDINGS, Verdict, classify, describe, inte
 
 SHRINK_BUDGET = 100
 """Calls spent minimising one crash."""
+HANG_LIMIT = 3
+"""Timeouts in a row after which a tool's remaining inputs are not sent (each would wait the full timeout)."""
+NOT_JSON = "JSON cannot carry this input"
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class Probe:
     outcome: Outcome | None
     shrunk: Any = None
     shrink_calls: int = 0
+    unsent: str = ""  # why a skipped input was not sent
 
 
 @dataclass(frozen=True)
@@ -53,15 +57,19 @@ class FuzzPlan:
 
 
 async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan) -> list[Probe]:
-    """Every input for one tool, in order; crashes are shrunk before the next input."""
+    """Every input for one tool, in order; crashes are shrunk before the next input; after HANG_LIMIT
+    timeouts in a row the remaining inputs are skipped."""
     name = tool_name(tool)
     probes: list[Probe] = []
+    hangs = 0
     for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
-        if not item.sendable:
-            probes.append(Probe(name, item, Verdict.SKIPPED, None))
+        if not item.sendable or hangs >= HANG_LIMIT:
+            why = NOT_JSON if not item.sendable else f"not sent after {HANG_LIMIT} timeouts in a row"
+            probes.append(Probe(name, item, Verdict.SKIPPED, None, unsent=why))
             continue
         outcome = await prober.call(name, item.arguments)
         verdict = classify(outcome, valid_input=False, malformed=not isinstance(item.arguments, dict))
+        hangs = hangs + 1 if verdict is Verdict.TIMEOUT else 0
         if verdict is not Verdict.CRASH:
             probes.append(Probe(name, item, verdict, outcome))
             continue
@@ -97,8 +105,8 @@ async def fuzz_tools(
 
 @dataclass(frozen=True)
 class FuzzFinding:
-    """Inputs of one tool that failed the same way: the class and the (minimised) input they came down to.
-    `first` is the first such input sent; `categories` name them all, in order."""
+    """Inputs of one tool that failed the same way: crashes that came down to one minimised input, or
+    timeouts (or protocol errors) of any input. `first` is the first such input; `categories` name all."""
 
     first: Probe
     categories: tuple[str, ...]
@@ -109,12 +117,13 @@ class FuzzFinding:
 
 
 def findings(probes: Sequence[Probe]) -> list[FuzzFinding]:
-    """The tool's findings, one per class and minimised input (a crash that every input causes is one)."""
+    """The tool's findings: one per minimised input for crashes (a crash every input causes is one), one
+    per class for timeouts and protocol errors."""
     groups: dict[tuple[str, str], list[Probe]] = {}
     for probe in probes:
         if probe.verdict in FINDINGS:
-            shown = probe.shrunk if probe.verdict is Verdict.CRASH else probe.input.arguments
-            key = (probe.verdict.value, json.dumps(shown, sort_keys=True, default=str))
+            minimised = json.dumps(probe.shrunk, sort_keys=True, default=str)
+            key = (probe.verdict.value, minimised if probe.verdict is Verdict.CRASH else "")
             groups.setdefault(key, []).append(probe)
     return [FuzzFinding(group[0], tuple(p.input.category for p in group)) for group in groups.values()]
 
@@ -124,7 +133,8 @@ def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseR
     without any."""
     found = findings(probes)
     if found:
-        return [_finding_result(finding, source) for finding in found]
+        unsent = sum(1 for probe in probes if probe.unsent and probe.unsent != NOT_JSON)
+        return [_finding_result(finding, source, unsent) for finding in found]
     counts = ", ".join(
         f"{sum(1 for probe in probes if probe.verdict is verdict)} {verdict.value}"
         for verdict in (Verdict.PASSED, Verdict.REJECTED, Verdict.SKIPPED)
@@ -139,7 +149,7 @@ def _excerpt(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
-def _finding_result(finding: FuzzFinding, source: Path) -> CaseResult:
+def _finding_result(finding: FuzzFinding, source: Path, unsent: int = 0) -> CaseResult:
     probe = finding.first
     outcome = probe.outcome or Outcome(None, None, 0.0)
     more = len(finding.categories) - 1
@@ -150,6 +160,8 @@ def _finding_result(finding: FuzzFinding, source: Path) -> CaseResult:
         message += f"\ninput: {_excerpt(finding.input)}"
     if more:
         message += f"\n{more} more inputs failed the same way"
+    if unsent and probe.verdict is Verdict.TIMEOUT:
+        message += f"\n{unsent} later inputs not sent after {HANG_LIMIT} timeouts in a row"
     failure = Failure(
         kind=outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR,
         message=message,

@@ -111,3 +111,17 @@ def test_time_server(probe: Callable[..., Probed]) -> None:
     done = probe("fuzz", "--server", "mcp-server-time", "--seed", "5", "--runs", "30")
     assert done.status == 0
     assert set(done.verdicts().values()) == {"PASS"}
+
+
+def test_a_tool_that_keeps_hanging_is_left_after_three_timeouts(probe: Callable[..., Probed]) -> None:
+    done = probe(
+        "fuzz", "--server", target("--only", "hang,ok"), "--seed", "1", "--runs", "10", "--timeout", "1s"
+    )
+    (hang,) = [result for result in done.report["results"] if result["name"].startswith("hang")]
+    assert hang["failure"]["details"]["categories"] == [
+        "empty object",
+        "null args",
+        "text: wrong type (sent int)",
+    ]
+    assert "7 later inputs not sent after 3 timeouts in a row" in hang["failure"]["message"]
+    assert done.verdicts()["ok: 10 inputs (10 passed, 0 rejected, 0 skipped)"] == "PASS"
