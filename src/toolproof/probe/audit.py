@@ -17,9 +17,8 @@ from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.cases import server_block
 from toolproof.probe.connection import Prober
-from toolproof.probe.lint_rules import Tool
 from toolproof.probe.outcome import Outcome
-from toolproof.probe.tools import input_schema, is_destructive, tool_name
+from toolproof.probe.tools import Tool, input_schema, is_destructive, tool_name
 from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, classify, describe
 
 SKIP_REASON = "annotated destructive (destructiveHint true or readOnlyHint false): --include-writes calls it"

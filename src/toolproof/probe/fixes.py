@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolproof.probe.arguments import schema_value
-from toolproof.probe.lint_rules import Finding, Tool
+from toolproof.probe.lint_rules import Finding
+from toolproof.probe.tools import Tool
 
 Operation = dict[str, Any]
 

@@ -22,10 +22,9 @@ from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.cases import server_block
 from toolproof.probe.connection import Prober
 from toolproof.probe.fuzz_inputs import FuzzInput, fuzz_inputs
-from toolproof.probe.lint_rules import Tool
 from toolproof.probe.outcome import Outcome
 from toolproof.probe.shrink import shrink
-from toolproof.probe.tools import input_schema, tool_name
+from toolproof.probe.tools import Tool, input_schema, tool_name
 from toolproof.probe.verdicts import FINDINGS, Verdict, classify, describe, internal_error, result_text
 
 SHRINK_BUDGET = 100

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.arguments import tool_arguments
-from toolproof.probe.lint_rules import Finding, Severity, Tool
-from toolproof.probe.tools import is_destructive, tool_name
+from toolproof.probe.lint_rules import Finding, Severity
+from toolproof.probe.tools import Tool, is_destructive, tool_name
 from toolproof.probe.verdicts import result_text
 
 if TYPE_CHECKING:

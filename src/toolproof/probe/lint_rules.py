@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-Tool = Mapping[str, Any]
+from toolproof.probe.tools import Tool
 
 SERVER = "(server)"
 ALL_TOOLS = "(all tools)"

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+Tool = Mapping[str, Any]
+"""A tool definition as tools/list sends it."""
+
 
 def tool_name(tool: Mapping[str, Any]) -> str:
     return str(tool.get("name", ""))
