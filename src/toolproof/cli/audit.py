@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 _NAME = "audit"
 
 DIFFERENCES = (
-    "Differences from mcp-assert: exit status 1 when any tool crashed, timed out or rejected valid input "
+    "Differences from mcp-assert 0.12.3: "
+    "exit status 1 when any tool crashed, timed out or rejected valid input "
     "(mcp-assert's audit always exits 0); arguments are generated from the whole schema (enum, examples, "
     "default, format, bounds, nested objects) rather than placeholders; -32602 for arguments that match the "
     "schema is its own class, rejects-valid-input (mcp-assert: a crash). "
@@ -34,7 +35,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "connection broke, a JSON-RPC error, or isError with a traceback, panic or stack trace), timeout, "
         "rejects-valid-input (-32602 for schema-valid arguments), skipped (annotated destructive). Score = "
         "healthy / tested. Exit status: 0 all healthy, 1 any finding, 2 usage error or the server cannot "
-        "be reached. " + DIFFERENCES + COMMON_DIFFERENCES,
+        "be reached.",
+        epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
     add_server_options(parser)
     parser.add_argument(

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 _NAME = "fuzz"
 
 DIFFERENCES = (
-    "Differences from mcp-assert: the same --seed gives the same inputs, in the same order, with the same "
+    "Differences from mcp-assert 0.12.3: "
+    "the same --seed gives the same inputs, in the same order, with the same "
     "verdicts, and a run without --seed prints the seed it used; -32602 and isError answers that explain "
     "the bad input are 'rejected' (correct behaviour, not a finding); NaN and infinities are skipped, never "
     "blamed on the server; schema boundaries (min/max +- 1, lengths, enum near misses, bad formats) and "
@@ -38,7 +39,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "answer: passed, rejected (a validation error: correct), crash, timeout, protocol-error (a reply "
         "that is not MCP), skipped (JSON cannot carry the input). Crashes are minimised to a smallest input "
         "that still crashes. Exit status: 0 no finding, 1 any crash, timeout or protocol error, 2 usage "
-        "error or the server cannot be reached. " + DIFFERENCES + COMMON_DIFFERENCES,
+        "error or the server cannot be reached.",
+        epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
     add_server_options(parser)
     parser.add_argument("--runs", type=jobs_arg, default=50, metavar="N", help="inputs per tool (default 50)")

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 _NAME = "lint"
 
 DIFFERENCES = (
-    "Differences from mcp-assert: E105 is reported once per field and consuming tool (mcp-assert repeats "
-    "it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token and "
-    "api_token; warnings are reported as skipped results; --fix prints an RFC 6902 JSON Patch per tool and "
-    "exits as lint does (mcp-assert: always 0); --tools-file lints a saved tools/list result without a "
-    "server. "
+    "Differences from mcp-assert 0.12.3: E105 is reported once per field and consuming tool (mcp-assert "
+    "repeats it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token "
+    "and api_token; W105 is reported once per tool; warnings are reported as skipped results; --fix prints "
+    "an RFC 6902 JSON Patch per tool and exits as lint does (mcp-assert: always 0); --tools-file lints a "
+    "saved tools/list result without a server. "
 )
 
 
@@ -31,9 +31,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check a server's tool schemas (24 rules, mcp-assert's codes)",
         description="List the server's tools (or read --tools-file) and check each definition against 24 "
         "rules: errors (E1xx, E301) fail, warnings (W1xx) are reported. Exit status: 0 no errors, 1 errors "
-        "(or more findings than --threshold), 2 usage error or the server cannot be reached. "
-        + DIFFERENCES
-        + COMMON_DIFFERENCES,
+        "(or more findings than --threshold), 2 usage error or the server cannot be reached. ",
+        epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
     add_server_options(parser, required=False)
     parser.add_argument(

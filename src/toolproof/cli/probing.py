@@ -22,7 +22,7 @@ DEFAULT_TIMEOUT = "15s"
 EXIT_CONNECTION = 2
 
 COMMON_DIFFERENCES = (
-    "Differences from mcp-assert: flags go before or after anything; a crash, hang or broken connection "
+    "Flags go before or after anything; a crash, hang or broken connection "
     "restarts the server before the next tool, so it is never blamed on the tools after it; the server's "
     "stderr is shown with each crash; exit status 2 when the server cannot be started or reached "
     "(mcp-assert: 1)."
