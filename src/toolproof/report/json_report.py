@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from toolproof import __version__
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import silence, warn, write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.report.describe import capped, case_ids, jsonable
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import silence, warn, write_best_effort
 from toolproof.report.summary import Summary
 
 STDOUT = "-"
