@@ -114,8 +114,8 @@ class _Progress:
     """`[done/total] tool` on stderr while tools are fuzzed, when stderr is a terminal (as `run` shows)."""
 
     def __init__(self, names: list[str]) -> None:
+        from toolproof.core.sanitize import clean
         from toolproof.report.progress import StatusLine
-        from toolproof.report.sanitize import clean
 
         tty = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
         self._line = StatusLine(sys.stderr) if tty else None

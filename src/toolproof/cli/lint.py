@@ -150,9 +150,9 @@ def _report(
 
 def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings: list[Finding]) -> None:
     from toolproof.cli.probing import say
+    from toolproof.core.sanitize import clean
+    from toolproof.core.writing import write_best_effort
     from toolproof.probe.fixes import tool_patches
-    from toolproof.report.sanitize import clean
-    from toolproof.report.sinks import write_best_effort
 
     patches = tool_patches(tools, findings)
     if args.json:

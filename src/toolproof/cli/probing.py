@@ -77,7 +77,7 @@ def parse_headers(text: str) -> dict[str, str]:
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     """The spec for --server/--transport/--headers/--timeout; raises UsageError."""
     from toolproof.mcp.spec import ConnectSpec
-    from toolproof.model.suite import Transport
+    from toolproof.model.server_case import Transport
 
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))
@@ -107,7 +107,7 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
 
 
 def usage(name: str, message: str) -> int:
-    from toolproof.report.sanitize import clean
+    from toolproof.core.sanitize import clean
 
     print(f"toolproof {name}: {clean(message)}", file=sys.stderr)
     return EXIT_CONNECTION
@@ -115,8 +115,8 @@ def usage(name: str, message: str) -> int:
 
 def cannot_connect(name: str, message: str, stderr: str) -> int:
     """Say the server could not be reached, with its stderr tail; the exit status for it."""
+    from toolproof.core.sanitize import clean
     from toolproof.report.describe import stderr_tail
-    from toolproof.report.sanitize import clean
 
     print(f"toolproof {name}: cannot probe the server: {clean(message)}", file=sys.stderr)
     tail, _ = stderr_tail(clean(stderr), 10)
@@ -128,7 +128,7 @@ def cannot_connect(name: str, message: str, stderr: str) -> int:
 
 
 def secrets(spec: ConnectSpec | None) -> set[str]:
-    from toolproof.report.sanitize import secret_values
+    from toolproof.core.sanitize import secret_values
 
     headers = dict(spec.headers) if spec is not None else {}
     return secret_values(os.environ, headers) | {value for value in headers.values() if len(value) >= 4}
@@ -148,7 +148,7 @@ def terminal_stream(args: argparse.Namespace) -> TextIO:
 
 def say(text: str, stream: TextIO | None = None) -> None:
     """Print a line of the probe's own output; a reader that has gone (`| head`) silences the stream."""
-    from toolproof.report.sinks import silence
+    from toolproof.core.writing import silence
 
     out = sys.stdout if stream is None else stream
     try:

@@ -21,7 +21,7 @@ from typing import Any
 
 import rstr
 
-from toolproof.check.schemas import schema_violation
+from toolproof.core.schemas import schema_violation
 
 MAX_DEPTH = 8
 """Nesting bound: deeper (recursive) schemas get the smallest value of their type."""
