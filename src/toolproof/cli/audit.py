@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.probing import COMMON_DIFFERENCES, UsageError, add_server_options
+from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
+from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
     from toolproof.cli.probing import Reporter

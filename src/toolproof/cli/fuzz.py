@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.cli.options import jobs_arg
-from toolproof.cli.probing import COMMON_DIFFERENCES, UsageError, add_server_options
+from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
+from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec

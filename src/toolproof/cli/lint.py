@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolproof.cli.probing import COMMON_DIFFERENCES, UsageError, add_server_options
+from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
+from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
@@ -136,7 +137,7 @@ def _report(
     results = lint_results(tools, findings, source, threshold=args.threshold)
     if args.fix:
         _print_fixes(args, tools, findings)
-        return 1 if any(result.failure for result in results) else 0
+        return ExitCode.FAILED if any(result.failure for result in results) else ExitCode.OK
     reporter = Reporter(args, f"toolproof lint {source}", secrets(spec))
     reporter.start(len(results))
     reporter.all(results)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 from urllib.parse import urlsplit
 
 from toolproof.cli.options import add_output_options, duration_arg
+from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = "15s"
-EXIT_CONNECTION = 2
+EXIT_CONNECTION = int(ExitCode.USAGE)
 
 COMMON_DIFFERENCES = (
     "Flags go before or after anything; a crash, hang or broken connection "
@@ -27,10 +28,6 @@ COMMON_DIFFERENCES = (
     "stderr is shown with each crash; exit status 2 when the server cannot be started or reached "
     "(mcp-assert: 1)."
 )
-
-
-class UsageError(Exception):
-    """A command-line value that cannot be used; the message names the option."""
 
 
 def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
@@ -162,9 +159,9 @@ class Reporter:
     """Sends results to the sinks --json/--junit/the terminal asked for, as a run of `total` cases."""
 
     def __init__(self, args: argparse.Namespace, title: str, secret_values: Iterable[str]) -> None:
-        from toolproof.cli.reporting import build_sinks
+        from toolproof.cli.options import reports
 
-        self._sink = build_sinks(args, secret_values)
+        self._sink = reports(args).sink(secret_values)
         self._title = title
         self._results: list[CaseResult] = []
 
@@ -190,11 +187,11 @@ class Reporter:
             self.finished(result, index, len(results))
 
     def end(self, duration_s: float) -> int:
-        from toolproof.cli.reporting import exit_status
+        from toolproof.api import exit_code_of
         from toolproof.model.events import RunFinished
 
         self._sink.handle(RunFinished(results=list(self._results), duration_s=duration_s))
-        return exit_status(self._results)
+        return int(exit_code_of(self._results))
 
 
 def run_async(work: Callable[[], Awaitable[T]]) -> T:
