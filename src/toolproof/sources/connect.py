@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolproof.core.template import expand_env, fill
+from toolproof.core.template import expand_env, fill, unset_references
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.result import Failure, FailureKind
@@ -23,7 +23,8 @@ def connect_spec(
     """The spec for one case's server, with `{{fixture}}` filled and `${VAR}` expanded.
 
     `sampling` is a block-level mock (assert_sampling) used when the server block declares none. Raises
-    RequestFailed (a configuration error) when the expanded url is not a URL.
+    RequestFailed (a configuration error) when the url refers to an unset variable or, expanded, is not a
+    URL.
     """
     command, args = server.command, list(server.args)
     if options.server_override:
@@ -33,6 +34,10 @@ def connect_spec(
     docker = server.docker or options.docker
     if docker and server.transport is Transport.STDIO:
         command, args = "docker", _docker_args(docker, command, args, case_env, variables.get("fixture"))
+    if unset := unset_references(server.url, options.environ):
+        names = ", ".join(f"${{{name}}}" for name in unset)
+        message = f"server url {server.url!r}: {names} not set in the environment"
+        raise RequestFailed(Failure(kind=FailureKind.CONFIG, message=message, check="url"))
     url = expand_env(server.url, options.environ)
     if server.transport is not Transport.STDIO:
         try:

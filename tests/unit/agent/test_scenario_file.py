@@ -56,11 +56,11 @@ def error(data: dict[str, Any]) -> LoadError:
 def test_the_example_loads_with_positions() -> None:
     refund, booking = load_file(EXAMPLE, scenario_file.load)
     assert isinstance(refund, AgentCase) and isinstance(booking, AgentCase)
-    assert (refund.name, refund.id, refund.source.line) == ("refund for a double charge", "refund", 3)
+    assert (refund.name, refund.id, refund.source.line) == ("refund for a double charge", "refund", 4)
     assert [t.user for t in refund.turns][1] == "The order number is ORD-9921"
     assert refund.context["CUSTOMER"] == {"id": "C-17", "tier": "gold"}
     first = refund.assertions[0]
-    assert isinstance(first, CallCheck) and first.id == "refunded" and first.line == 21
+    assert isinstance(first, CallCheck) and first.id == "refunded" and first.line == 22
     assert booking.source.document == 1 and booking.turns[0].user == "Book a table for four tomorrow at 8pm"
 
 

@@ -1,0 +1,38 @@
+"""toolproof's pytest plugin: suite files as pytest items, one per case.
+
+Registered through the `pytest11` entry point, so it is loaded into every pytest session of an environment
+where toolproof is installed; it stays inert unless asked: `pytest --toolproof PATH...` collects the suite
+files under the paths pytest visits, and the ini option `toolproof_paths` names directories whose suite files
+are always collected. Importing this module imports nothing of toolproof's engine; that happens only when a
+suite file is collected.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolproof.pytest_plugin.settings import SETTINGS, add_options, read_settings
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    settings = read_settings(config)
+    if settings is not None:
+        config.stash[SETTINGS] = settings
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    settings = parent.config.stash.get(SETTINGS, None)
+    if settings is None or not settings.wants(file_path):
+        return None
+    from toolproof.pytest_plugin.items import SuiteFile
+
+    if file_path.suffix.lower() == ".json" and not SuiteFile.holds_cases(file_path):
+        return None  # JSON that is no case (a trace, package.json): not ours to judge
+    suite_file: SuiteFile = SuiteFile.from_parent(parent, path=file_path)
+    return suite_file
