@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from toolproof import __version__
 from toolproof.exit_codes import ExitCode
 
-COMMANDS = ("run", "check", "intercept", "eval", "schema", "conformance")
+COMMANDS = ("run", "check", "intercept", "eval", "schema", "lint", "audit", "fuzz", "conformance")
 
 
 class Parser(argparse.ArgumentParser):

@@ -15,9 +15,6 @@ COMMANDS: dict[str, str] = {
     "init": "write the cases by hand (see README.md, 'A first suite')",
     "snapshot": "not available",
     "watch": "not available",
-    "audit": "not available",
-    "fuzz": "not available",
-    "lint": "not available",
 }
 
 # (command, flag) -> what to do instead

@@ -47,11 +47,16 @@ def jobs_arg(text: str) -> int:
     return value
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool = True) -> None:
+def add_output_options(
+    parser: argparse.ArgumentParser, *, json_to_stdout: bool = True, json_switch: bool = False
+) -> None:
     """Report options common to every command that produces verdicts (`json_to_stdout`: `--json -` is
-    offered)."""
+    offered; `json_switch`: a bare `--json` means stdout, for commands without positional arguments)."""
     json_help = "write a JSON report ('-' for stdout)" if json_to_stdout else "write a JSON report to FILE"
-    parser.add_argument("--json", type=str, metavar="FILE", help=json_help)
+    if json_switch:
+        json_help = "write a JSON report to FILE, or to stdout without FILE"
+    extra = {"nargs": "?", "const": "-"} if json_switch else {}
+    parser.add_argument("--json", type=str, metavar="FILE", help=json_help, **extra)  # type: ignore[arg-type]
     parser.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")

@@ -51,8 +51,8 @@ def test_an_mcp_assert_flag_says_so(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_an_mcp_assert_command_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(capsys, "lint", "--server", "x")
-    assert "'lint' is an mcp-assert command toolproof does not have" in err
+    err = usage_error(capsys, "watch", "--suite", "x")
+    assert "'watch' is an mcp-assert command toolproof does not have" in err
 
 
 def test_the_table_names_only_what_toolproof_lacks() -> None:
