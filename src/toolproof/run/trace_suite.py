@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 from toolproof.check.expressions import Clock
+from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
 from toolproof.check.stop import recorded_stop, with_stop
 from toolproof.load.errors import LoadError
@@ -108,10 +109,11 @@ def check_runs(
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
             stop = recorded_stop(each)
+            steps = {"steps": run_steps(evaluation)}
             if by_case:
-                results.append(with_stop(evaluation.case_result(), stop))
+                results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
             else:
-                results.extend(evaluation.assertion_results())
+                results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
                 if stop is not None:
                     results.append(_stopped(named, stop))
     return results

@@ -14,7 +14,7 @@ from toolproof.check.dotpath import PathError, capture_value
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status, Step
 from toolproof.model.suite import (
     AssertBlock,
     Block,
@@ -70,6 +70,7 @@ async def execute_case(
     `on_answered` is called once the request has been answered, before the server is shut down.
     """
     started = time.perf_counter()
+    steps: list[Step] = []  # filled in as the case talks to its server
 
     def verdict(
         status: Status,
@@ -90,6 +91,7 @@ async def execute_case(
             trial=trial,
             stderr=stderr,
             phases=phases or {},
+            steps=tuple(steps),
         )
 
     reason = skip_reason(case, options.environ)
@@ -99,7 +101,7 @@ async def execute_case(
         failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
         return verdict(Status.FAIL if failure else Status.PASS, failure)
 
-    run = _CaseRun(case, options, on_answered)
+    run = _CaseRun(case, options, on_answered, steps)
     with isolated_fixture(options.fixture) as fixture:
         run.variables = {"fixture": str(fixture)} if fixture else {}
         run.expect = _resolved_expect(case.block, run.variables)
@@ -134,13 +136,16 @@ class _SetupFailed(Exception):
 class _CaseRun:
     """The state of one case while it talks to its server."""
 
-    def __init__(self, case: Case, options: ServerOptions, on_answered: Callable[[], None]) -> None:
+    def __init__(
+        self, case: Case, options: ServerOptions, on_answered: Callable[[], None], steps: list[Step]
+    ) -> None:
         self.case, self.options, self.on_answered = case, options, on_answered
         self.timeout = case.timeout or options.timeout_s
         self.phases = _Phases()
         self.variables: dict[str, str] = {}
         self.expect = Expect()
         self.session: Session | None = None
+        self.steps = steps  # setup calls and the request, with what came back
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
@@ -160,11 +165,19 @@ class _CaseRun:
             self.session = session
             try:
                 self.phases.lap("start", "setup")
-                await _run_setup(self.case, session, self.variables)
+                await _run_setup(self.case, session, self.variables, self.steps)
                 self.phases.lap("setup", "call")
                 before = _read_files(self.expect.file_unchanged or [])
                 observe = OBSERVERS[type(block)]
+                self.steps.append(_request_step(block, self.variables))
                 observation = await observe(block, session, self.variables, self.options.notification_grace_s)
+                self.steps[-1] = self.steps[-1].model_copy(
+                    update={
+                        "response": observation.result or observation.text,
+                        "is_error": observation.is_error,
+                        "duration_ms": observation.duration_s * 1000,
+                    }
+                )
                 after = _read_files(self.expect.file_paths_after())
                 self.phases.lap("call", "stop")
             finally:
@@ -172,11 +185,14 @@ class _CaseRun:
         return observation.model_copy(update={"files_before": before, "files_after": after})
 
 
-async def _run_setup(case: Case, session: Session, variables: dict[str, str]) -> None:
-    """Setup calls in order; an isError result does not stop the case, a failed request does."""
+async def _run_setup(case: Case, session: Session, variables: dict[str, str], steps: list[Step]) -> None:
+    """Setup calls in order, each added to `steps`; an isError result does not stop the case, a failed
+    request does."""
     for number, step in enumerate(case.setup, start=1):
+        arguments = fill(step.args, variables)
+        steps.append(Step(kind="setup", name=step.tool, request={"tool": step.tool, "arguments": arguments}))
         try:
-            result = await session.call_tool(step.tool, fill(step.args, variables))
+            result = await session.call_tool(step.tool, arguments)
         except RequestFailed as error:
             failure = error.failure
             raise _SetupFailed(
@@ -184,6 +200,7 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str]) ->
                     update={"message": f"setup step {number} ({step.tool}): {failure.message}"}
                 )
             ) from error
+        steps[-1] = steps[-1].model_copy(update={"response": result, "is_error": bool(result.get("isError"))})
         text = content_text(list(result.get("content") or []))
         for name, path in step.capture.items():
             try:
@@ -197,6 +214,17 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str]) ->
                         actual=text[:300],
                     )
                 ) from error
+
+
+def _request_step(block: Block, variables: Mapping[str, str]) -> Step:
+    """The checked request as the reports show it: the block's kind, and its tool and arguments (or, for the
+    other blocks, its fields but the expectations)."""
+    tool = getattr(block, "tool", None)
+    if isinstance(tool, str):
+        request: Any = {"tool": tool, "arguments": fill(getattr(block, "args", {}), variables)}
+    else:
+        request = block.model_dump(mode="json", exclude={"expect"}, exclude_none=True)
+    return Step(kind="request", name=f"{block.kind} {tool}" if tool else block.kind, request=request)
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
