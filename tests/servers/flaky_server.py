@@ -2,8 +2,8 @@
 """An MCP stdio server whose `flip` tool fails every other call (standard library only), for trial tests.
 
 Calls are counted in the file named by the first argument (created when missing), across processes and at
-once from several, under an exclusive lock: calls 1, 3, 5, ... answer `ok`, calls 2, 4, 6, ... answer an isError
-result `flaked on call N`. The `steady` tool always answers `ok`; `broken` always fails.
+once from several, under an exclusive lock: calls 1, 3, 5, ... answer `ok`, calls 2, 4, 6, ... answer an
+isError result `flaked on call N`. The `steady` tool always answers `ok`; `broken` always fails.
 """
 
 from __future__ import annotations

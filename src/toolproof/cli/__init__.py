@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from toolproof import __version__
 
-COMMANDS = ("run", "check", "intercept", "eval")
+COMMANDS = ("run", "check", "intercept", "eval", "ci", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

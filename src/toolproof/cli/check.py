@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from toolproof.cli.options import add_output_options
+from toolproof.cli.options import add_output_options, settle_json
 
 if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from toolproof.run.trace_suite import check_runs, has_judge, pair
     from toolproof.sources.traces import TraceError, UnknownFormat
 
+    settle_json(args, "cases")
     try:
         zone = _zone(args.timezone)
         now = _moment(args.now, zone) if args.now else None
@@ -173,14 +174,15 @@ def _read(path: Path, args: argparse.Namespace) -> list[Transcript]:
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace) -> int:
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.reporting import build_sinks, prioritised, stopped_early, verdict
     from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
 
     started = time.monotonic()
+    results = stopped_early(prioritised(results, lambda result: result.node_id, args), args.maxfail)
     sink = build_sinks(args, ())
     sink.handle(RunStarted(total=len(results), title="toolproof check"))
     for index, result in enumerate(results):
         sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
         sink.handle(CaseFinished(result=result, index=index, total=len(results)))
     sink.handle(RunFinished(results=results, duration_s=time.monotonic() - started))
-    return exit_status(results)
+    return verdict(args, results)

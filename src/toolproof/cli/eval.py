@@ -118,7 +118,7 @@ def _run(args: argparse.Namespace) -> int:
     import anyio
 
     from toolproof.cli.interrupt import Interrupted, run_until_signal
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.reporting import build_sinks, prioritised, verdict
     from toolproof.load import SelectionError
     from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
     from toolproof.providers.registry import ProviderPool
@@ -146,6 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         cases = _selected(cases, args.select)
     except SelectionError as error:
         raise _Usage(str(error)) from None
+    cases = prioritised(cases, lambda case: str(case.node_id), args)
     flags = {
         "provider": args.provider,
         "model": args.model,
@@ -203,7 +204,8 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> list[Any]:
         try:
-            return await run_agent_suite([*errors, *planned], options, jobs=jobs, sink=sink)
+            items = [*errors, *planned]
+            return await run_agent_suite(items, options, jobs=jobs, sink=sink, maxfail=args.maxfail or 0)
         finally:
             with anyio.CancelScope(shield=True):
                 await pool.aclose()
@@ -211,7 +213,7 @@ def _run(args: argparse.Namespace) -> int:
     outcome = run_until_signal(main)
     if isinstance(outcome, Interrupted):
         return outcome.report("toolproof eval")
-    return exit_status(outcome)
+    return verdict(args, outcome)
 
 
 def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:

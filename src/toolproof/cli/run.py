@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
+from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, settle_json
 
 if TYPE_CHECKING:
     from toolproof.load import LoadError
@@ -30,6 +30,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "Exit status: 0 all passed, 1 any failed, 2 usage or load error (or -k selected no case), "
         "128 + the signal number when stopped by SIGINT, SIGTERM or SIGHUP.",
     )
+    add_suite_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_suite_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `run`, which `ci` shares."""
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
     parser.add_argument(
         "--suite",
@@ -80,13 +86,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "era, or auto (discover, then fall back)",
     )
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
+    parser.add_argument(
+        "--trials",
+        type=jobs_arg,
+        default=1,
+        metavar="N",
+        help="run every case N times and report its pass rate",
+    )
     add_output_options(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from toolproof.sources.options import ServerOptions
 
+    settle_json(args, "paths")
     paths = [*args.paths, *args.suite]
     if not paths:
         print("toolproof run: give at least one suite file or directory", file=sys.stderr)
@@ -147,18 +160,23 @@ def selected_items(paths: list[Path], pattern: str | None) -> list[Case | LoadEr
 def run_items(items: list[Case | LoadError], options: ServerOptions, args: argparse.Namespace) -> int:
     """Run and report the items; a stop signal ends the run cleanly (see `run_until_signal`)."""
     from toolproof.cli.interrupt import Interrupted, run_until_signal
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.reporting import build_sinks, prioritised, verdict
     from toolproof.model.suite import Case
     from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 
+    items = prioritised(items, lambda item: item.node_id if isinstance(item, Case) else None, args)
     cases = [item for item in items if isinstance(item, Case)]
     warn_unused_overrides(cases, options)
     sink = build_sinks(args, run_secrets([case.server for case in cases], options.environ))
-    outcome = run_until_signal(lambda: run_server_suite(items, options, jobs=args.jobs, sink=sink))
+    outcome = run_until_signal(
+        lambda: run_server_suite(
+            items, options, jobs=args.jobs, sink=sink, trials=args.trials, maxfail=args.maxfail or 0
+        )
+    )
     if isinstance(outcome, Interrupted):
-        return outcome.report("toolproof run")
-    return exit_status(outcome)
+        return outcome.report(f"toolproof {args.command}")
+    return verdict(args, outcome)
 
 
 def warn_unused_overrides(cases: list[Case], options: ServerOptions) -> None:

@@ -9,11 +9,11 @@ from toolproof.model.result import CaseResult, TrialStats
 
 
 def flaky_label(result: CaseResult) -> str:
-    """`flaky (2/3 passed, 67%)` for a case some but not all of whose trials passed, else ``."""
+    """`flaky, 2/3 passed (67%)` for a case some but not all of whose trials passed, else ``."""
     stats = result.trials
     if stats is None or not stats.flaky:
         return ""
-    return f"flaky ({stats.passed}/{stats.n} passed, {stats.rate:.0%})"
+    return f"flaky, {stats.passed}/{stats.n} passed ({stats.rate:.0%})"
 
 
 @dataclass(frozen=True)
