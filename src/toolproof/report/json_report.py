@@ -117,6 +117,7 @@ class JsonReport:
             "stderr": scrub(result.stderr),
             "phases_ms": {scrub(name): _millis(seconds) for name, seconds in result.phases.items()},
             "flaky": result.trials is not None and result.trials.flaky,
+            "trials": None,
             "steps": [self._step(step) for step in result.steps],
         }
         if result.trials is not None:  # only on the one result that stands for several trials

@@ -62,6 +62,7 @@ def test_document_shape(tmp_path: Path) -> None:
         "stderr": "starting\nwarning: slow\n",
         "phases_ms": {},
         "flaky": False,
+        "trials": None,
         "steps": [],
     }
     assert document["results"][2]["failure"] is None
