@@ -132,3 +132,12 @@ def test_the_install_step_is_valid_bash_and_installs_this_checkout_by_default() 
     install = action()["runs"]["steps"][0]
     assert '"${TOOLPROOF_PACKAGE:-$GITHUB_ACTION_PATH}"' in install["run"]
     assert subprocess.run(["bash", "-n"], input=install["run"], text=True, check=False).returncode == 0
+
+
+def test_the_example_workflow_gives_the_action_only_its_inputs() -> None:
+    workflow = YAML(typ="safe").load((ROOT / "examples" / "github" / "toolproof.yml").read_text())
+    step = next(step for step in workflow["jobs"]["toolproof"]["steps"] if step.get("uses") == "./")
+    inputs = action()["inputs"]
+    assert set(step["with"]) <= set(inputs)
+    assert {name for name, spec in inputs.items() if spec.get("required")} <= set(step["with"])
+    assert all((ROOT / path).is_dir() for path in step["with"]["suite"].split())
