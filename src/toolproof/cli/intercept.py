@@ -52,7 +52,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--audit-log", type=Path, metavar="OUT", help="write the recorded calls as a JSONL audit log"
     )
-    add_output_options(parser, json_to_stdout=False)
+    add_output_options(parser, json_to_stdout=False, run_control=False)
     parser.set_defaults(handler=run)
 
 
@@ -139,7 +139,8 @@ def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> in
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace, secrets: set[str]) -> int:
-    from toolproof.cli.reporting import build_sinks, exit_status
+    from toolproof.cli.reporting import build_sinks
+    from toolproof.cli.reporting import verdict as exit_verdict
     from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
 
     sink = build_sinks(args, secrets, terminal=sys.stderr)
@@ -148,4 +149,4 @@ def _report(results: list[CaseResult], args: argparse.Namespace, secrets: set[st
         sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
         sink.handle(CaseFinished(result=result, index=index, total=len(results)))
     sink.handle(RunFinished(results=results, duration_s=sum(result.duration_s for result in results)))
-    return exit_status(results)
+    return exit_verdict(args, results)

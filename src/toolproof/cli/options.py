@@ -80,9 +80,12 @@ def baseline_arg(text: str) -> dict[str, Entry]:
         raise argparse.ArgumentTypeError(str(error)) from error
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool = True) -> None:
-    """Report and run-control options common to every command that produces verdicts (`json_to_stdout`:
-    a bare `--json` or `--json -` prints the report on stdout)."""
+def add_output_options(
+    parser: argparse.ArgumentParser, *, json_to_stdout: bool = True, run_control: bool = True
+) -> None:
+    """Report options common to every command that produces verdicts (`json_to_stdout`: a bare `--json` or
+    `--json -` prints the report on stdout), and with `run_control` the options that choose and stop cases
+    (--lf, --ff, -x, --maxfail)."""
     reports = parser.add_argument_group("reports")
     if json_to_stdout:
         reports.add_argument(
@@ -116,6 +119,8 @@ def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool 
     verbosity = reports.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")
+    if not run_control:
+        return
     control = parser.add_argument_group("run control")
     control.add_argument(
         "--lf",

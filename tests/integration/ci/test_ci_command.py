@@ -4,6 +4,7 @@ flaky server, baselines with regressions, new and removed cases, and the pytest 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -254,7 +255,7 @@ def test_bare_json_prints_the_report_on_stdout(
 
 
 def test_markdown_is_appended_to_the_file_and_the_step_summary(
-    four_of_five: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    four_of_five: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     summary = tmp_path / "step-summary.md"
     summary.write_text("earlier step\n")
@@ -279,3 +280,14 @@ def test_markdown_is_appended_to_the_file_and_the_step_summary(
     assert "| FAIL | echo 5 |" in text
     assert "<details><summary>Failure details</summary>" in text
     assert summary.read_text().startswith("earlier step\n### toolproof ci: 4/5 passed")
+    out = capsys.readouterr().out
+    assert out.count("slowest 2 durations:") == 2
+    assert re.search(r"\n +\d+(ms|\.\ds)  \S+case\d\.yaml::echo \d\n", out)
+
+
+def test_report_renders_a_saved_report_and_refuses_other_json(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('[{"name": "x", "status": "PASS"}]')  # mcp-assert's --json array
+    assert main(["report", str(other), "--html", str(tmp_path / "page.html")]) == 2
+    assert main(["report", str(tmp_path / "missing.json"), "--html", str(tmp_path / "page.html")]) == 2
+    assert not (tmp_path / "page.html").exists()
