@@ -18,6 +18,7 @@ from toolproof.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 FLAKY = ROOT / "tests" / "servers" / "flaky_server.py"
+CRASHING = ROOT / "tests" / "servers" / "misbehaving_server.py"
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 FLAGS = (
@@ -71,7 +72,7 @@ def case(name: str, tool: str, counter: Path, extra: str = "") -> str:
 @pytest.fixture
 def run_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """A real run of two trials per case over the flaky server (two cases pass, a flaky one and a broken one
-    fail, one is skipped): its HTML page and its JSON report."""
+    fail, one is skipped) and a server that crashes mid-call: its HTML page and its JSON report."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     suite = tmp_path / "suite"
@@ -82,6 +83,10 @@ def run_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, P
     (suite / "c.yaml").write_text(case("flip alternates", "flip", counter))
     (suite / "d.yaml").write_text(case("broken always fails", "broken", counter))
     (suite / "e.yaml").write_text(case("not today", "steady", counter, "skip: true\n"))
+    crash = (
+        f"name: crashes mid-call\nserver: {{command: {sys.executable}, args: [{CRASHING}, exit_mid_call]}}\n"
+    )
+    (suite / "f.yaml").write_text(crash + "assert: {tool: anything, args: {}, expect: {not_error: true}}\n")
     page, report = tmp_path / "report.html", tmp_path / "report.json"
     status = main(["run", str(suite), "--trials", "2", "--html", str(page), "--json", str(report), "-q"])
     assert status == 1
@@ -105,12 +110,14 @@ def test_page_shows_the_counts_and_filters_by_status_and_text(
     counts = {
         key: browser.find_element(By.ID, f"count-{key}").text for key in ("TOTAL", "PASS", "FAIL", "SKIP")
     }
-    assert counts == {"TOTAL": "5", "PASS": "2", "FAIL": "2", "SKIP": "1"}
+    assert counts == {"TOTAL": "6", "PASS": "2", "FAIL": "3", "SKIP": "1"}
     assert browser.find_element(By.ID, "count-FLAKY").text == "1"
-    assert len(visible(browser)) == 5
+    assert len(visible(browser)) == 6
     browser.find_element(By.ID, "filter-FAIL").click()
-    assert sorted(visible(browser)) == ["broken always fails", "flip alternates"]
-    assert browser.find_element(By.ID, "shown-count").text == "2"
+    assert sorted(visible(browser)) == ["broken always fails", "crashes mid-call", "flip alternates"]
+    assert browser.find_element(By.ID, "shown-count").text == "3"
+    crashed = browser.find_element(By.CSS_SELECTOR, "details.case[data-search*='crashes mid-call']")
+    assert "panic: database is locked" in crashed.find_element(By.CSS_SELECTOR, "pre.stderr").text
     browser.find_element(By.ID, "filter-FLAKY").click()
     assert visible(browser) == ["flip alternates"]
     browser.find_element(By.ID, "filter-ALL").click()
@@ -132,7 +139,7 @@ def test_page_shows_the_counts_and_filters_by_status_and_text(
     again = tmp_path / "again.html"
     assert main(["report", str(report), "--html", str(again)]) == 0
     browser.get(again.as_uri())
-    assert browser.find_element(By.ID, "count-FAIL").text == "2"
+    assert browser.find_element(By.ID, "count-FAIL").text == "3"
     assert browser.find_element(By.ID, "count-FLAKY").text == "1"
     assert json.loads(report.read_text())["format_version"] == 1
 
