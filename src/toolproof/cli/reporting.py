@@ -52,13 +52,13 @@ def build_sinks(
     if getattr(args, "threshold", None) is not None:
         sinks.append(ThresholdNote(args.threshold, stdout=stream))
     if json_path:
-        sinks.append(JsonReport(json_path, secrets=secret_set, baseline=baseline))
+        sinks.append(JsonReport(json_path, secrets=secret_set, baseline=baseline, title=title))
     if args.junit:
         sinks.append(JUnitReport(args.junit, secrets=secret_set))
     markdown = [path for path in (getattr(args, "markdown", None), env.get(STEP_SUMMARY)) if path]
     sinks += [MarkdownReport(path, secret_set, title=title, baseline=baseline) for path in markdown]
     if getattr(args, "html", None):
-        sinks.append(HtmlReport(args.html, secret_set, baseline=baseline))
+        sinks.append(HtmlReport(args.html, secret_set, baseline=baseline, title=title))
     if getattr(args, "badge", None):
         sinks.append(BadgeReport(args.badge))
     if getattr(args, "save_baseline", None):

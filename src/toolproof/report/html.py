@@ -70,10 +70,11 @@ class HtmlReport:
         secrets: Iterable[str] = (),
         *,
         baseline: dict[str, Entry] | None = None,
+        title: str | None = None,
         stderr: TextIO | None = None,
     ) -> None:
         self._path, self._stderr = path, stderr
-        self._json = JsonReport(os.devnull, secrets, baseline=baseline, stderr=stderr)
+        self._json = JsonReport(os.devnull, secrets, baseline=baseline, title=title, stderr=stderr)
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):

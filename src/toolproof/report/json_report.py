@@ -46,6 +46,7 @@ class JsonReport:
         stdout: TextIO | None = None,
         stderr: TextIO | None = None,
         baseline: dict[str, Entry] | None = None,
+        title: str | None = None,
     ) -> None:
         self._path = path
         self._scrub = Scrubber(secrets)
@@ -53,10 +54,11 @@ class JsonReport:
         self._stdout = stdout
         self._stderr = stderr
         self._baseline = baseline
-        self._title = "toolproof"
+        self._title = title or "toolproof"
+        self._titled = title is not None
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunStarted):
+        if isinstance(event, RunStarted) and not self._titled:
             self._title = event.title
         if isinstance(event, RunFinished):
             self._write(self.render(event))

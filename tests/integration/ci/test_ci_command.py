@@ -180,6 +180,7 @@ def test_a_case_that_stops_passing_is_a_regression_against_a_saved_baseline(
     out = capsys.readouterr().out
     assert "against the baseline: 1 regression(s), 1 new, 1 removed" in out
     assert "regression: breaks (PASS -> FAIL)" in out
+    assert json.loads(report.read_text())["title"] == "toolproof ci"
     assert json.loads(report.read_text())["baseline"] == {
         "regressions": [{"name": "breaks", "before": "PASS", "now": "FAIL", "why": "PASS -> FAIL"}],
         "new": ["is new"],
