@@ -110,7 +110,7 @@ def add_output_options(
         "--baseline",
         type=baseline_arg,
         metavar="FILE",
-        help="compare with a saved baseline; regressions fail the run",
+        help="compare with a saved baseline; a regression fails the run (in ci, with --fail-on-regression)",
     )
     reports.add_argument("--save-baseline", type=Path, metavar="FILE", help="save this run as a baseline")
     reports.add_argument(
