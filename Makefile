@@ -31,6 +31,7 @@ demo: setup
 test: setup
 	ruff check src tests bench examples
 	mypy
+	lint-imports
 	pytest -q
 
 bench: setup

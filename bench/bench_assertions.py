@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from toolproof.check.expressions import Clock
 from toolproof.check.scenario import evaluate
+from toolproof.core.expressions import Clock
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,
@@ -34,7 +34,7 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 from toolproof.sources.traces import read_traces
 

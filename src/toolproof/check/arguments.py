@@ -19,11 +19,11 @@ from typing import Any
 
 import regex
 
-from toolproof.check.expressions import ExpressionError, Scope, evaluate, parse_temporal, text_of
-from toolproof.check.gofmt import go_v
-from toolproof.check.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
-from toolproof.check.schemas import schema_violation
+from toolproof.core.expressions import ExpressionError, Scope, evaluate, parse_temporal, text_of
+from toolproof.core.gofmt import go_v
+from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
+from toolproof.core.schemas import schema_violation
 from toolproof.model.scenario import (
     AnyMatcher,
     CallCheck,

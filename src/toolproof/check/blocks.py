@@ -9,7 +9,14 @@ from toolproof.check.output_schema import check_output_schema
 from toolproof.check.tools import check_tools
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Block, Expect, LoggingBlock, NotificationsBlock, ResourcesBlock, ToolsBlock
+from toolproof.model.server_case import (
+    Block,
+    Expect,
+    LoggingBlock,
+    NotificationsBlock,
+    ResourcesBlock,
+    ToolsBlock,
+)
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 

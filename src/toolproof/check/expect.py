@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolproof.check.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
-from toolproof.check.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_trim, go_v, quote
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
 from toolproof.check.structured import check_structured, check_structured_schema
+from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
+from toolproof.core.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_trim, go_v, quote
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Expect
+from toolproof.model.server_case import Expect
 
 Check = Callable[[Expect, Observation], Failure | None]
 
@@ -343,7 +343,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("structured", check_structured),
     ("structured_schema", check_structured_schema),
 )
-"""mcp-assert's order (seed 003): its `Check` registry, then `file_unchanged`, then `min_progress`;
+"""mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
 toolproof's own checks on structuredContent come last."""
 
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolproof.check.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
+from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
 from toolproof.model.scenario import Extraction
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolproof.check.gofmt import counted, go_v, quote
+from toolproof.core.gofmt import counted, go_v, quote
 from toolproof.model.observation import LogMessage
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import LoggingExpect
+from toolproof.model.server_case import LoggingExpect
 
 
 def _fail(check: str, message: str, expected: Any, actual: Any) -> Failure:

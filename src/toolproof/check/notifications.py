@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from toolproof.check.gofmt import counted, cut, go_json, quote
+from toolproof.core.gofmt import counted, cut, go_json, quote
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import NotificationExpect
+from toolproof.model.server_case import NotificationExpect
 
 
 def params_text(params: Any) -> str:

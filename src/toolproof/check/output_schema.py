@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolproof.check.schemas import schema_violation
 from toolproof.check.structured import has_structured, shown
+from toolproof.core.schemas import schema_violation
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolproof.check.gofmt import quote
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
+from toolproof.core.gofmt import quote
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.scenario import Precondition
 from toolproof.model.transcript import ToolCall
 

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-import jsonpath_rfc9535
-
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
-from toolproof.check.expressions import Scope, dot_path
-from toolproof.check.jsregex import strip_leading_flags
-from toolproof.check.schemas import schema_violation
+from toolproof.core.expressions import Scope, dot_path
+from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.jsregex import strip_leading_flags
+from toolproof.core.schemas import schema_violation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import (
     FieldCheck,
@@ -36,10 +33,6 @@ class NotEvaluated:
     """A check that had no data to judge (e.g. no token usage in the run): reported, never a pass."""
 
     reason: str
-
-
-class PathSyntaxError(ValueError):
-    """A JSONPath that RFC 9535 rejects."""
 
 
 def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
@@ -173,32 +166,6 @@ def _parse(turn: Turn) -> tuple[Any, NoDocument | None]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
-
-
-@lru_cache(maxsize=2048)
-def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
-    try:
-        return jsonpath_rfc9535.compile(path)
-    except jsonpath_rfc9535.JSONPathError as error:
-        raise PathSyntaxError(f"invalid JSONPath {path!r}: {error}") from None
-
-
-def jsonpath_values(path: str, data: Any) -> list[Any]:
-    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError`."""
-    return [node.value for node in _query(path).find(data)]
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """JSON equality without coercion: `5` is not `"5"`, `true` is not `1`, `1` equals `1.0`."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b and not (isinstance(a, float) and math.isnan(a))
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(json_equal(a[key], b[key]) for key in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and a == b
 
 
 def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:

@@ -15,18 +15,9 @@ from functools import cached_property
 from typing import Any
 
 from toolproof.check.arguments import as_text, compact_json
-from toolproof.check.calls import (
-    CallScope,
-    Steps,
-    call_check,
-    sequence,
-    tool_input,
-    tools_called,
-    tools_not_called,
-)
-from toolproof.check.expressions import Clock, Scope, dot_path, shadowed
+from toolproof.check.calls import call_check, tool_input, tools_called, tools_not_called
 from toolproof.check.extract import extract
-from toolproof.check.judge import Judge, RunFacts, Subject, build_request, verdicts
+from toolproof.check.judge import Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.judge import label as judge_label
 from toolproof.check.preconditions import unmet
 from toolproof.check.response import (
@@ -41,7 +32,10 @@ from toolproof.check.response import (
     status_check,
     text_check,
 )
+from toolproof.check.sequence import sequence
+from toolproof.check.steps import CallScope, Steps
 from toolproof.check.usage import summed_usage, token_limit
+from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import (
     AgentCase,
@@ -366,13 +360,19 @@ def _target_text(check: JudgeCheck, turn: int | None, view: _View) -> str | Fail
         )
 
 
-class _Evaluator:
-    def __init__(self, case: AgentCase, run: Transcript, clock: Clock, judge: Judge | None) -> None:
+class Evaluating:
+    """One case being evaluated over one run, judge questions asked out of band: `question()` evaluates
+    every check it can and returns the next batch for the judge (None when the evaluation is complete),
+    `answer()` takes the judge's reply to it (or the exception the judge raised), `result()` is the
+    evaluation. Nothing is evaluated twice."""
+
+    def __init__(self, case: AgentCase, run: Transcript, clock: Clock, judged: bool) -> None:
         self.case = case
         self.run = run
         self.view = _View(run)
         self.scope = Scope(clock, case.context)
-        self.judge = judge
+        self.judged = judged
+        self.waiting: tuple[JudgeRequest, list[int], list[Subject]] | None = None
         self.requests = 0
         self.done: dict[int, Outcome] = {}
         self.by_id: dict[str, int] = {}
@@ -435,11 +435,12 @@ class _Evaluator:
                 self.settle(number, _outcome(check, turn, verdict))
             moved = True
         if judge_ready:
-            self.run_judge(judge_ready)
+            self.ask_judge(judge_ready)
             moved = True
         return moved
 
-    def run_judge(self, numbers: list[int]) -> None:
+    def ask_judge(self, numbers: list[int]) -> None:
+        """Settle what needs no judge; hold the rest as the question the judge is asked next."""
         subjects: list[Subject] = []
         asked: list[int] = []
         for number in numbers:
@@ -455,7 +456,7 @@ class _Evaluator:
             asked.append(number)
         if not subjects:
             return
-        if self.judge is None:
+        if not self.judged:
             for number in asked:
                 turn, check = self.items[number]
                 self.settle(number, _outcome(check, turn, NotEvaluated("no judge configured")))
@@ -463,24 +464,37 @@ class _Evaluator:
         _, _, calls = self.view.steps(None)
         prompt = self.case.turns[0].user if self.case.turns else ""
         facts = RunFacts(self.run.final.reply, prompt, calls, _catalog(self.run))
-        request = build_request(subjects, facts, self.case.judge_context)
+        self.waiting = (build_request(subjects, facts, self.case.judge_context), asked, subjects)
         self.requests += 1
-        try:
-            answer_text = self.judge(request)
-        except Exception as error:  # the judge is outside toolproof: its failure is a verdict, not a crash
+
+    def question(self) -> JudgeRequest | None:
+        """Evaluate every check that is ready; the judge batch that must be answered before any more can
+        be, or None once every check has its outcome."""
+        while self.waiting is None and len(self.done) < len(self.items) and self.step():
+            pass
+        return self.waiting[0] if self.waiting else None
+
+    def answer(self, reply: str | Exception) -> None:
+        """Settle the checks of the pending question with the judge's reply, or with its failure (the judge
+        is outside toolproof: its failure is a verdict, not a crash)."""
+        assert self.waiting is not None, "answer() without a question()"
+        request, asked, subjects = self.waiting
+        self.waiting = None
+        if isinstance(reply, Exception):
             failure = Failure(
-                kind=FailureKind.TRANSPORT, message=f"the judge failed: {type(error).__name__}: {error}"
+                kind=FailureKind.TRANSPORT, message=f"the judge failed: {type(reply).__name__}: {reply}"
             )
             results: list[Failure | None] = [failure] * len(subjects)
         else:
-            results = verdicts(request, subjects, answer_text)
+            results = verdicts(request, subjects, reply)
         for number, result in zip(asked, results, strict=True):
             turn, check = self.items[number]
             self.settle(number, _outcome(check, turn, result))
 
-    def evaluate(self) -> Evaluation:
-        while len(self.done) < len(self.items) and self.step():
-            pass
+    def result(self) -> Evaluation:
+        """The evaluation, once `question()` has returned None."""
+        if self.question() is not None:
+            raise RuntimeError("result() before every judge question was answered")
         for number, (turn, check) in enumerate(self.items):
             if number not in self.done:
                 self.settle(number, _skipped(check, turn, "skipped: its dependencies never resolved"))
@@ -509,4 +523,12 @@ def evaluate(case: AgentCase, run: Transcript, *, clock: Clock, judge: Judge | N
     """Every check of `case` over `run`. Judge checks go to `judge` in one batched request (more only when a
     judge check depends on a check that depends on another judge check); without a judge they are not
     evaluated."""
-    return _Evaluator(case, run, clock, judge).evaluate()
+    evaluating = Evaluating(case, run, clock, judged=judge is not None)
+    while (request := evaluating.question()) is not None:
+        assert judge is not None
+        try:
+            reply: str | Exception = judge(request)
+        except Exception as error:  # the judge is outside toolproof: its failure is a verdict, not a crash
+            reply = error
+        evaluating.answer(reply)
+    return evaluating.result()

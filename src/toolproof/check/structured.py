@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolproof.check.gofmt import cut
-from toolproof.check.response import PathSyntaxError, json_equal, jsonpath_values
-from toolproof.check.schemas import schema_violation
+from toolproof.core.gofmt import cut
+from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.schemas import schema_violation
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Expect
+from toolproof.model.server_case import Expect
 
 SHOWN = 300
 NO_STRUCTURED = "the result has no structuredContent"

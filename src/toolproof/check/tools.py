@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
-from toolproof.check.response import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.check.structured import shown
+from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import ToolExpect, ToolsExpect
+from toolproof.model.server_case import ToolExpect, ToolsExpect
 
 HINT_DEFAULTS = {
     "readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolproof.check.dotpath import NotJSONError, json_type, parse_json
-from toolproof.check.gofmt import cut, go_json, go_trim, go_v, quote
+from toolproof.core.dotpath import NotJSONError, json_type, parse_json
+from toolproof.core.gofmt import cut, go_json, go_trim, go_v, quote
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import TraceEntry, TrajectoryCheck
+from toolproof.model.server_case import TraceEntry, TrajectoryCheck
 
 MAX_SHOWN_CALLS = 30
 

@@ -77,8 +77,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
+    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
+    from toolproof.load.walk import files_under
     from toolproof.run.trace_suite import check_runs, has_judge, pair
     from toolproof.sources.traces import TraceError, UnknownFormat
 

@@ -13,7 +13,7 @@ from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
 
 if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
     from toolproof.model.target import HttpTarget
 
 DEFAULT_TIMEOUT_S = 300.0
@@ -120,13 +120,14 @@ def _run(args: argparse.Namespace) -> int:
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, prioritised, verdict
     from toolproof.load import SelectionError
-    from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
-    from toolproof.providers.registry import ProviderPool
+    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
+    from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
     from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
+    from toolproof.run.providers import ProviderPool
+    from toolproof.run.recorded_settings import RecordedSettings
     from toolproof.run.trace_suite import has_judge
-    from toolproof.sources.agent.recorded_settings import RecordedSettings
     from toolproof.sources.options import ServerOptions
 
     project, project_path = _project(args.config)
@@ -267,7 +268,7 @@ def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
 
 def _servers(given: list[str]) -> dict[str, ServerConfig]:
     """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
-    from toolproof.model.suite import ServerConfig
+    from toolproof.model.server_case import ServerConfig
 
     found: dict[str, ServerConfig] = {}
     for text in given:

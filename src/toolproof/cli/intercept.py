@@ -16,7 +16,7 @@ from toolproof.cli.options import add_output_options, limit_arg
 
 if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.sources.intercept import Interception
 
 _NAME = "toolproof intercept"
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def _trajectory_case(args: argparse.Namespace) -> Case | int:
     """The file's first case when it loads and is a trajectory; else the exit status, after saying why."""
     from toolproof.load import LoadError, load_file
-    from toolproof.model.suite import TrajectoryBlock
+    from toolproof.model.server_case import TrajectoryBlock
     from toolproof.run.load_errors import load_error_results
 
     items = load_file(args.trajectory)
@@ -124,16 +124,17 @@ def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> in
     """Note how the session ended, write the audit log, report the verdict; return the exit status (128 +
     the signal number when a stop signal ended the session, as `toolproof run` does)."""
     from toolproof.cli.interrupt import Interrupted
-    from toolproof.report.sinks import warn, write_best_effort
+    from toolproof.core.writing import warn, write_best_effort
     from toolproof.run.secrets import run_secrets
-    from toolproof.sources.intercept import audit_log, verdict
+    from toolproof.run.trajectory import intercepted_verdict
+    from toolproof.sources.intercept import audit_log
 
     note = session.note()
     if note:
         warn(f"intercept: {note}")
     if args.audit_log is not None:
         write_best_effort(args.audit_log, audit_log(session.calls))
-    result = verdict(case, session, os.environ)
+    result = intercepted_verdict(case, session, os.environ)
     status = _report([result], args, run_secrets([case.server], os.environ))
     return status if session.stop_signal is None else Interrupted(session.stop_signal).report(_NAME)
 

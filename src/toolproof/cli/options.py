@@ -14,7 +14,7 @@ STDOUT = "-"
 
 def _seconds(text: str) -> float:
     """A Go-style duration (`30s`, `1m30s`, `500ms`) or plain seconds; ArgumentTypeError when malformed."""
-    from toolproof.load.durations import parse_duration
+    from toolproof.core.durations import parse_duration
 
     try:
         return parse_duration(text)

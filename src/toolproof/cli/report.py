@@ -21,8 +21,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolproof.core.writing import write_atomic
     from toolproof.report.html import ReportFormatError, check_document, render_html
-    from toolproof.report.sinks import write_atomic
 
     try:
         document = check_document(json.loads(args.report.read_text(encoding="utf-8")), str(args.report))

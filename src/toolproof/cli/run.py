@@ -13,7 +13,7 @@ from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, se
 
 if TYPE_CHECKING:
     from toolproof.load import LoadError
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.sources.options import Protocol, ServerOptions
 
 # One case per core: measured on 2 cores, Python SDK servers ran fastest at 2 (4 was 35% slower) and Node
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
 
 def execute_run(paths: list[Path], options: ServerOptions, args: argparse.Namespace) -> int:
     """Load, select, run and report; returns the exit status."""
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
 
     items = selected_items(paths, args.select)
     if isinstance(items, int):
@@ -142,7 +142,7 @@ def selected_items(paths: list[Path], pattern: str | None) -> list[Case | LoadEr
     """Every load error and the cases `pattern` (-k) selects, in file order; or, after saying why on stderr,
     the exit status 2 (a missing path, a pattern that does not parse or that selects none of the cases)."""
     from toolproof.load import SelectionError, SuiteNotFound, discover, load_file, select
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
 
     try:
         items = [item for path in discover(paths) for item in load_file(path)]
@@ -161,7 +161,7 @@ def run_items(items: list[Case | LoadError], options: ServerOptions, args: argpa
     """Run and report the items; a stop signal ends the run cleanly (see `run_until_signal`)."""
     from toolproof.cli.interrupt import Interrupted, run_until_signal
     from toolproof.cli.reporting import build_sinks, prioritised, verdict
-    from toolproof.model.suite import Case
+    from toolproof.model.server_case import Case
     from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 
@@ -181,8 +181,8 @@ def run_items(items: list[Case | LoadError], options: ServerOptions, args: argpa
 
 def warn_unused_overrides(cases: list[Case], options: ServerOptions) -> None:
     """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
-    from toolproof.model.suite import Transport
-    from toolproof.report.sinks import warn
+    from toolproof.core.writing import warn
+    from toolproof.model.server_case import Transport
 
     given = (("--server", options.server_override), ("--docker", options.docker))
     flags = [flag for flag, value in given if value]

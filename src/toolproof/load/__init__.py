@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolproof.load.dialects import load_document
-from toolproof.load.discovery import SuiteNotFound, discover
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
+from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import read_yaml
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 __all__ = [
     "LoadError",

@@ -1,4 +1,4 @@
-"""Agent case files: walking the given paths, and loading every case of every dialect they hold."""
+"""Agent case files: loading every case of every dialect they hold."""
 
 from __future__ import annotations
 
@@ -6,33 +6,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from toolproof.load import mcp_assert, mcplab, mibo, promptkit, scenario_file
+from toolproof.load.dialects import dialect_of, suffixes, unknown
 from toolproof.load.errors import LoadError
 from toolproof.load.project_file import PROJECT_FILE
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase
 
-CASE_SUFFIXES = frozenset({".yaml", ".yml", ".json"})
-SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
-
-
-def files_under(path: Path, suffixes: frozenset[str]) -> list[Path]:
-    """`path` itself, or the files with `suffixes` below it (in name order; hidden and tooling folders
-    skipped)."""
-    if not path.exists():
-        raise FileNotFoundError(str(path))
-    if path.is_file():
-        return [path]
-    found = []
-    for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
-        if entry.name.startswith(".") or entry.name in SKIPPED_DIRECTORIES:
-            continue
-        if entry.is_dir():
-            found.extend(files_under(entry, suffixes))
-        elif entry.suffix.lower() in suffixes:
-            found.append(entry)
-    return found
-
+CASE_SUFFIXES = suffixes("agent")
 
 def _settings(path: Path, data: dict[str, Any]) -> bool:
     """A project file (`toolproof.yaml`) or a script of the scripted model (a `scenarios` mapping only)."""
@@ -45,27 +25,20 @@ def load_agent_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadE
     Documents of mcp-assert suites are left out (`toolproof run` checks those), and so are toolproof's own
     settings files that may sit among cases: the project file and scripted-model scripts.
     """
-    dialects = (promptkit, mibo, mcplab, scenario_file)
     cases: dict[tuple[Path, int, str], AgentCase] = {}
     errors: list[LoadError] = []
     for path in paths:
         source = read_yaml(path)
         errors.extend(source.errors)
         for document in source.documents:
-            loader = next((dialect for dialect in dialects if dialect.detect(document)), None)
-            if loader is None:
-                if not mcp_assert.detect(document.data) and not _settings(path, document.data):
-                    errors.append(
-                        document.error(
-                            (),
-                            "not an agent case format toolproof knows",
-                            "MCPLab, Mibo, PromptKit or toolproof scenario files",
-                        )
-                    )
+            dialect = dialect_of(document)
+            if dialect is None or dialect.kind != "agent":
+                if dialect is None and not _settings(path, document.data):
+                    errors.append(unknown(document, "agent"))
                 continue
-            for item in loader.load(document, path):
+            for item in dialect.loader().load(document, path):
                 if isinstance(item, AgentCase):
                     cases.setdefault((item.source.file.resolve(), item.source.line, item.name), item)
-                else:
+                elif isinstance(item, LoadError):
                     errors.append(item)
     return list(cases.values()), errors

@@ -1,51 +1,92 @@
-"""The file formats toolproof reads, tried in order on each document; the first that recognises it loads it.
+"""The file formats toolproof reads, in one registry: the first dialect that recognises a document loads it.
 
-To add a format, write a loader module and append a `Dialect` to `DIALECTS`.
+Each dialect is a loader module with `detect(document) -> bool` and `load(document, source) -> [case or
+LoadError]`, imported only when a document is tried against it, so a command loads no more of them than its
+files need. Server dialects give `Case`s (`toolproof run`), agent dialects `AgentCase`s (`eval`, `check`).
+To add a format, write its loader module and add a `Dialect` row here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol, cast
 
-from toolproof.load import mcp_assert
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
+
+if TYPE_CHECKING:
+    from toolproof.model.scenario import AgentCase
+
+Kind = Literal["server", "agent"]
+YAML = frozenset({".yaml", ".yml"})
+YAML_OR_JSON = frozenset({".yaml", ".yml", ".json"})
+
+
+class Loader(Protocol):
+    """What a dialect's module offers."""
+
+    def detect(self, document: object) -> bool: ...
+
+    def load(self, document: object, source: Path) -> Sequence[Case | AgentCase | LoadError]: ...
 
 
 @dataclass(frozen=True)
 class Dialect:
-    """A test-file format: the file suffixes it owns, how to recognise a document, how to load one."""
+    """A test-file format: what its cases are, how to tell it, the suffixes it owns, its loader module."""
 
     name: str
+    kind: Kind
     recognised_by: str
     suffixes: frozenset[str]
-    detect: Callable[[dict[str, Any]], bool]
-    load: Callable[[Document], list[Case | LoadError]]
+    module: str
+
+    def loader(self) -> Loader:
+        return cast(Loader, importlib.import_module(f"toolproof.load.{self.module}"))
 
 
-DIALECTS: list[Dialect] = [
-    Dialect(
-        "mcp-assert",
-        "a key assert, assert_*, trajectory, server or setup",
-        frozenset({".yaml", ".yml"}),
-        mcp_assert.detect,
-        mcp_assert.load,
-    ),
-]
+# Agent dialects first, in the order their shapes are told apart; an mcp-assert document is recognised last.
+DIALECTS: tuple[Dialect, ...] = (
+    Dialect("PromptKit", "agent", "kind: Scenario", YAML_OR_JSON, "promptkit"),
+    Dialect("Mibo", "agent", "scenario with input_utterance, turns, custom_body or assertions",
+            YAML_OR_JSON, "mibo"),
+    Dialect("MCPLab", "agent", "scenarios, or a prompt with eval or id", YAML_OR_JSON, "mcplab"),
+    Dialect("toolproof scenario", "agent", "an expect list, or turns with user", YAML_OR_JSON,
+            "scenario_file"),
+    Dialect("mcp-assert", "server", "a key assert, assert_*, trajectory, server or setup", YAML,
+            "mcp_assert"),
+)
 
 
-def suffixes() -> frozenset[str]:
-    """Every suffix some dialect reads: what directory discovery collects."""
-    return frozenset().union(*(dialect.suffixes for dialect in DIALECTS))
+def suffixes(kind: Kind) -> frozenset[str]:
+    """Every suffix some dialect of `kind` reads: what a directory walk collects."""
+    return frozenset().union(*(dialect.suffixes for dialect in DIALECTS if dialect.kind == kind))
+
+
+def dialect_of(document: Document, kind: Kind | None = None) -> Dialect | None:
+    """The first dialect (of `kind`, if given) that recognises `document`."""
+    for dialect in DIALECTS:
+        if (kind is None or dialect.kind == kind) and dialect.loader().detect(document):
+            return dialect
+    return None
+
+
+def unknown(document: Document, kind: Kind) -> LoadError:
+    """The error of a document no dialect of `kind` recognises, naming the known ones."""
+    known = "; ".join(
+        f"{dialect.name}, recognised by {dialect.recognised_by}"
+        for dialect in DIALECTS
+        if dialect.kind == kind
+    )
+    return document.error((), "not a test format toolproof knows", f"known formats: {known}")
 
 
 def load_document(document: Document) -> list[Case | LoadError]:
-    """The cases of `document` by the first dialect that recognises it, or an error naming the known ones."""
-    for dialect in DIALECTS:
-        if dialect.detect(document.data):
-            return dialect.load(document)
-    known = "; ".join(f"{dialect.name}, recognised by {dialect.recognised_by}" for dialect in DIALECTS)
-    return [document.error((), "not a test format toolproof knows", f"known formats: {known}")]
+    """The server cases of `document` by the dialect that recognises it, or an error naming the known ones."""
+    dialect = dialect_of(document, "server")
+    if dialect is None:
+        return [unknown(document, "server")]
+    return cast(list[Case | LoadError], list(dialect.loader().load(document, document.file)))

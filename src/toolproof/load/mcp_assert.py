@@ -1,4 +1,4 @@
-"""The mcp-assert dialect: one YAML document is one case (seed 003; reference/mcp-assert.md section b).
+"""The mcp-assert dialect: one YAML document is one case.
 
 Where mcp-assert is lenient this loader is strict: unknown keys, an unparsable `timeout`, an unknown transport
 and a document without any block are load errors. Everything else follows mcp-assert: the block is chosen by
@@ -8,16 +8,18 @@ its precedence when several are present, `name` defaults to the file name, `tran
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from toolproof.load.durations import parse_duration
+from toolproof.core.durations import parse_duration
 from toolproof.load.errors import LoadError, default_case_name
+from toolproof.load.reader import as_document
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.suite import Case, SourceRef, go_string
+from toolproof.model.server_case import Case, SourceRef, go_string
 
 BLOCKS = (
     "trajectory",
@@ -42,9 +44,10 @@ KEYS = frozenset(
 _DETECT = frozenset({"server", "setup", *BLOCKS})
 
 
-def detect(data: dict[str, Any]) -> bool:
+def detect(document: object) -> bool:
     """A document is mcp-assert when it has a block, `trajectory`, `server` or `setup` key."""
-    return any(key in _DETECT or key.startswith("assert_") for key in data)
+    data = document.data if isinstance(document, Document) else document
+    return isinstance(data, dict) and any(key in _DETECT or key.startswith("assert_") for key in data)
 
 
 def chosen_block(data: dict[str, Any]) -> str | None:
@@ -82,8 +85,9 @@ def _to_yaml(block_key: str) -> Callable[[Loc], KeyPath]:
     return convert
 
 
-def load(document: Document) -> list[Case | LoadError]:
-    """The case written in `document`, or every error found in it."""
+def load(document: object, source: Path) -> list[Case | LoadError]:
+    """The case written in `document` (read from `source`), or every error found in it."""
+    document = as_document(document, source)
     data = document.data
     errors = [unknown_key(document, (key,), KEYS) for key in data if key not in KEYS]
     block_key = chosen_block(data)

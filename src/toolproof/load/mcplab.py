@@ -1,4 +1,4 @@
-"""MCPLab scenario files (seeds 000, 001; reference/formats.md section 2): the `eval:` block of each scenario.
+"""MCPLab scenario files: the `eval:` block of each scenario.
 
 A document is either an eval config (`scenarios:` list, usually with `agents:`) or one library test case
 (`test-cases/*.yaml`: `id`, `prompt`, `eval`). A `- ref: <id>` scenario is the library test case whose `id` it
@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolproof.check.jsregex import JSRegexError, compile_js
+from toolproof.core.jsregex import JSRegexError, compile_js
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, as_document, source_ref
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath, read_yaml
 from toolproof.model.scenario import (

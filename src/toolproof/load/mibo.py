@@ -1,4 +1,4 @@
-"""Mibo test cases (seed 002; reference/formats.md section 3.1), in JSON or YAML.
+"""Mibo test cases, in JSON or YAML.
 
 `context` may stand beside `scenario` or wrap the case (`{"context": {...}, "content": {...}}`). A case has
 `input_utterance` or `turns` (each with optional per-turn `assertions`), and `assertions: {procedural: [...],
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, as_document, source_ref
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.scenario import (
     AgentCase,

@@ -35,30 +35,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
+from toolproof.core.durations import parse_duration
 from toolproof.load.agent_setup import read_servers
-from toolproof.load.durations import parse_duration
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader
+from toolproof.load.reader import Reader
 from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml
-from toolproof.model.suite import ServerConfig
+from toolproof.model.base import Frozen
+from toolproof.model.server_case import ServerConfig
 from toolproof.model.target import HttpTarget
 
 PROJECT_FILE = "toolproof.yaml"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 def _seconds(value: Any) -> Any:
     return parse_duration(value) if isinstance(value, str) else value
 
 
-class ProviderSettings(_Strict):
+class ProviderSettings(Frozen):
     """Which model answers: the provider kind, the model, where to reach it, or the script that plays it;
     and how the provider behaves (its concurrency limit, retries and per-request timeout)."""
 

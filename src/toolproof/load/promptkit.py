@@ -1,4 +1,4 @@
-"""PromptKit Scenario files (seed 004): `apiVersion: promptkit.altairalabs.ai/v1alpha1`, `kind: Scenario`.
+"""PromptKit Scenario files: `apiVersion: promptkit.altairalabs.ai/v1alpha1`, `kind: Scenario`.
 
 Each user turn's `assertions` check that turn; `spec.conversation_assertions` check the whole conversation.
 Assertions are `{type, params, message}`: `content_includes` (case-insensitive substrings), `content_matches`
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.load.errors import LoadError
-from toolproof.load.scenario_file import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, as_document, source_ref
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.scenario import (
     AgentCase,

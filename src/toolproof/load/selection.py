@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 Predicate = Callable[[str], bool]
 _TOKEN = re.compile(r"""\s*(?:([()])|'([^']*)'|"([^"]*)"|([^\s()'"][^\s()]*))""")

@@ -7,13 +7,13 @@ mistakes in `json_path`, `matches_regex` and `capture` only when the case runs.)
 
 from __future__ import annotations
 
-from toolproof.check.dotpath import _WHOLE_TEXT, PathError, parse_path
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
-from toolproof.check.response import PathSyntaxError, jsonpath_values
-from toolproof.check.schemas import schema_error
+from toolproof.core.dotpath import WHOLE_TEXT, PathError, parse_path
+from toolproof.core.jsonpath import PathSyntaxError, jsonpath_values
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
+from toolproof.core.schemas import schema_error
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.suite import Case, Expect, ToolsBlock
+from toolproof.model.server_case import Case, Expect, ToolsBlock
 
 PATH_HINT = "paths are RFC 9535 JSONPath, e.g. $.items[0].id"
 
@@ -80,7 +80,7 @@ def _setup_errors(document: Document, case: Case) -> list[LoadError]:
         _dotpath_error(document, ("setup", number, "capture", name), path)
         for number, step in enumerate(case.setup)
         for name, path in step.capture.items()
-        if path not in _WHOLE_TEXT
+        if path not in WHOLE_TEXT
     ]
     return [error for error in found if error is not None]
 

@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from toolproof.load.durations import parse_duration
+from toolproof.core.durations import parse_duration
 from toolproof.load.errors import LoadError
+from toolproof.load.reader import Reader
 from toolproof.load.yaml_source import KeyPath, read_yaml
 from toolproof.model.target import HttpTarget, TargetAuth
-
-if TYPE_CHECKING:  # scenario_file imports this module to read its `target:` key
-    from toolproof.load.scenario_file import Reader
 
 TARGET_KEYS = (
     "url",
@@ -141,8 +139,6 @@ def _timeout(r: Reader, value: Any, path: KeyPath) -> float | None:
 
 def load_target_file(path: Path) -> HttpTarget | list[LoadError]:
     """The target configured in a YAML or JSON file (its keys at the top level, or under `target:`)."""
-    from toolproof.load.scenario_file import Reader
-
     read = read_yaml(path)
     if read.errors:
         return list(read.errors)

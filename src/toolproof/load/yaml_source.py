@@ -20,7 +20,7 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from toolproof.load.errors import LoadError
-from toolproof.model.suite import go_string
+from toolproof.model.server_case import go_string
 
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]

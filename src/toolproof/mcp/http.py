@@ -8,16 +8,16 @@ from http import HTTPStatus
 from typing import Any
 
 import httpx2
-from mcp.client._transport import TransportStreams
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import JSONRPCRequest
 
 from toolproof.mcp.errors import TransportFault
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import excerpt, read_message
 from toolproof.model.result import FailureKind
-from toolproof.model.suite import Transport
+from toolproof.model.server_case import Transport
 
 STREAM_READ_TIMEOUT_S = 300.0
 JSON_TYPE = "application/json"

@@ -15,7 +15,7 @@ from mcp_types import (
     TextContent,
 )
 
-from toolproof.model.suite import ElicitationMock, SamplingMock
+from toolproof.model.server_case import ElicitationMock, SamplingMock
 
 
 def root(entry: str) -> Root:

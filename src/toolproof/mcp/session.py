@@ -19,7 +19,6 @@ from typing import Any, Protocol
 import anyio
 import mcp_types as types
 from mcp import Client
-from mcp.client._transport import TransportStreams
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, ConfigDict
@@ -29,12 +28,13 @@ from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expect
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Transport
+from toolproof.model.server_case import Transport
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 

@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     PARSE_ERROR,
@@ -26,9 +25,10 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from toolproof.framing import LineBuffer
+from toolproof.core.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
 from toolproof.mcp.process import ServerProcess
+from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.model.result import FailureKind
 
 READ_CHUNK = 1 << 20

@@ -15,10 +15,10 @@ from typing import Literal
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.client._transport import ReadStream, TransportStreams, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCMessage, JSONRPCNotification
 
+from toolproof.mcp.sdk_private import ReadStream, TransportStreams, WriteStream
 from toolproof.model.observation import Notification
 
 _CLOSED = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream)

@@ -2,7 +2,7 @@
 
 from toolproof.model.observation import LogMessage, Notification, Observation, RpcError
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     Block,
     Case,

@@ -9,24 +9,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from toolproof.model.suite import SourceRef
+from toolproof.model.base import Frozen
+from toolproof.model.server_case import SourceRef
 
 RegexFlavor = Literal["re2", "js", "python"]
 """Which regex dialect a pattern is written in: Go RE2, JavaScript, or Python's `regex` module."""
 
 
-class Rule(BaseModel):
-    """Base of the scenario models: immutable, unknown fields rejected."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
 # --- argument and value matchers -------------------------------------------------------------------------
 
 
-class MatcherBase(Rule):
+class MatcherBase(Frozen):
     """`optional`: a missing or null actual value passes."""
 
     optional: bool = False
@@ -114,7 +109,7 @@ Matcher = Annotated[
 # --- checks ---------------------------------------------------------------------------------------------
 
 
-class Precondition(Rule):
+class Precondition(Frozen):
     """When a check applies at all (PromptKit `when`), read from the tool calls of the check's scope; a check
     whose precondition does not hold is skipped, not failed.
 
@@ -129,7 +124,7 @@ class Precondition(Rule):
     min_tool_calls: int = Field(default=0, ge=0)
 
 
-class Check(Rule):
+class Check(Frozen):
     """What every check has: an optional id others can depend on, its dependencies, a label for reports, and
     where it is written (line 0 = not known; the case's line is used).
 
@@ -346,7 +341,7 @@ Assertion = Annotated[
 # --- cases ----------------------------------------------------------------------------------------------
 
 
-class JudgeContext(Rule):
+class JudgeContext(Frozen):
     """What the judge request carries besides the answer (MCPLab `agent_context`; the tool outputs and the
     tool catalog offered to the agent are toolproof's additions)."""
 
@@ -357,7 +352,7 @@ class JudgeContext(Rule):
     include_tool_catalog: bool = False
 
 
-class Extraction(Rule):
+class Extraction(Frozen):
     """A value read out of the final reply for the report, never a verdict (MCPLab `extract`): the first match
     of the JavaScript pattern `regex` (no flags); its group `value`, else group 1, else the whole match;
     `"true"`/`"false"` become booleans and decimal numbers numbers; no match gives None."""
@@ -366,7 +361,7 @@ class Extraction(Rule):
     regex: str
 
 
-class AgentTurn(Rule):
+class AgentTurn(Frozen):
     """One user message and the checks on what followed it."""
 
     user: str = ""
@@ -374,7 +369,7 @@ class AgentTurn(Rule):
     line: int = 0
 
 
-class AgentCase(Rule):
+class AgentCase(Frozen):
     """One agent test: a conversation, checks per turn and on the whole conversation.
 
     `context` holds the case's variables (for expressions and message templates); `custom_body` the exact

@@ -20,70 +20,18 @@ scenarios:
 Which answer a request gets: the scenario by `ModelRequest.scenario`, the turn by `ModelRequest.turn`
 (0-based), and the step by the number of assistant messages since the last user message of the conversation.
 A request the script has no answer for is a `ProviderError` naming the scenario, turn and step. A file that
-does not fit this format is a `ScriptError` listing every problem with its file, line and field.
+does not fit this format is a `load.script_file.ScriptError` listing every problem with its file, line and
+field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from toolproof.load.errors import LoadError
-from toolproof.load.validation import validation_errors
-from toolproof.load.yaml_source import Document, read_yaml
-from toolproof.model.transcript import Usage
+from toolproof.model.script import ScriptedStep, ScriptFile
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
 
 ANY_SCENARIO = "*"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ScriptedCall(_Strict):
-    """One tool call the model makes."""
-
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    id: str | None = None
-
-
-class ScriptedStep(_Strict):
-    """One answer: tool calls to make (with optional text), or the final reply of the turn."""
-
-    reply: str | None = None
-    tools: list[ScriptedCall] = Field(default_factory=list)
-    usage: Usage | None = None
-
-    @model_validator(mode="after")
-    def _says_something(self) -> ScriptedStep:
-        if self.reply is None and not self.tools:
-            raise ValueError("a step needs `reply` or `tools`")
-        return self
-
-
-class ScriptedTurn(_Strict):
-    """The answers of one user turn, in order."""
-
-    steps: list[ScriptedStep] = Field(min_length=1)
-
-
-class ScriptFile(_Strict):
-    """A whole script file."""
-
-    scenarios: dict[str, list[ScriptedTurn]]
-
-
-class ScriptError(ProviderError):
-    """A script file that cannot be used; `errors` locate every problem."""
-
-    def __init__(self, errors: list[LoadError]) -> None:
-        super().__init__("\n".join(str(error) for error in errors))
-        self.errors = errors
 
 
 Turns = Sequence[Sequence[ModelReply]]
@@ -99,19 +47,6 @@ def step_index(messages: Sequence[Message]) -> int:
     return count
 
 
-def parse_script(document: Document) -> dict[str, list[list[ModelReply]]]:
-    """The replies a script document holds, by scenario, turn and step; ScriptError if it does not fit."""
-    try:
-        script = ScriptFile.model_validate(document.data)
-    except ValidationError as error:
-        raise ScriptError(validation_errors(error, ScriptFile, document, lambda loc: loc)) from None
-    return {
-        scenario: [[_reply(step, turn, index) for index, step in enumerate(item.steps)]
-                   for turn, item in enumerate(turns)]
-        for scenario, turns in script.scenarios.items()
-    }
-
-
 def _reply(step: ScriptedStep, turn: int, index: int) -> ModelReply:
     uses = tuple(
         ToolUse(call.id or f"call_{turn}_{index}_{position}", call.name, call.arguments)
@@ -119,17 +54,6 @@ def _reply(step: ScriptedStep, turn: int, index: int) -> ModelReply:
     )
     stop = "tool_use" if uses else "end_turn"
     return ModelReply(text=step.reply or "", tool_uses=uses, usage=step.usage, stop_reason=stop)
-
-
-def load_script(path: Path) -> dict[str, list[list[ModelReply]]]:
-    """The replies of the script file at `path`; ScriptError if it cannot be read or does not fit."""
-    read = read_yaml(path)
-    if read.errors:
-        raise ScriptError(read.errors)
-    if len(read.documents) != 1:
-        where = read.documents[1].line if len(read.documents) > 1 else 1
-        raise ScriptError([LoadError(path, where, 1, "", "a script file holds exactly one YAML document")])
-    return parse_script(read.documents[0])
 
 
 class ScriptedProvider:
@@ -143,9 +67,14 @@ class ScriptedProvider:
         self.requests: list[ModelRequest] = []
 
     @classmethod
-    def load(cls, path: Path) -> ScriptedProvider:
-        """The provider for the script file at `path`."""
-        return cls(load_script(path), source=str(path))
+    def from_script(cls, script: ScriptFile, *, source: str = "script") -> ScriptedProvider:
+        """The provider answering as `script` says (`source` names it in errors)."""
+        replies = {
+            scenario: [[_reply(step, turn, index) for index, step in enumerate(item.steps)]
+                       for turn, item in enumerate(turns)]
+            for scenario, turns in script.scenarios.items()
+        }
+        return cls(replies, source=source)
 
     @classmethod
     def from_turns(cls, *turns: Sequence[ModelReply], scenario: str = ANY_SCENARIO) -> ScriptedProvider:

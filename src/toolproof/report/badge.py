@@ -10,9 +10,9 @@ import os
 from collections.abc import Sequence
 from typing import TextIO
 
+from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.sinks import write_best_effort
 
 
 def badge_document(results: Sequence[CaseResult], label: str = "toolproof") -> str:

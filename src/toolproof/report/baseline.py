@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import write_best_effort
 
 
 class BaselineError(ValueError):

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from toolproof.core.sanitize import Scrubber
 from toolproof.model.result import CaseResult, Failure, FailureKind
-from toolproof.report.sanitize import Scrubber
 
 REPORT_VALUE_CHARS = 64 * 1024
 """The longest expected, actual or details value a report file holds in full."""

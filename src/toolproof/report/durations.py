@@ -6,9 +6,9 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
+from toolproof.core.sanitize import Scrubber
 from toolproof.model.events import Event, RunFinished
 from toolproof.report.describe import case_ids, format_duration, one_line
-from toolproof.report.sanitize import Scrubber
 
 
 class DurationsReport:

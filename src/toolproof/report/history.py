@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
+from toolproof.core.writing import warn, write_atomic
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import Status
-from toolproof.report.sinks import warn, write_atomic
 
 STATE_DIR = Path(".toolproof")
 LAST_FAILED = "lastfailed.json"

@@ -15,10 +15,10 @@ from typing import Any, TextIO
 
 import jinja2
 
+from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
 from toolproof.report.baseline import Entry
 from toolproof.report.json_report import FORMAT, FORMAT_VERSION, JsonReport
-from toolproof.report.sinks import write_best_effort
 
 STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
 

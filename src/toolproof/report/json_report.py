@@ -14,14 +14,14 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from toolproof import __version__
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import silence, warn, write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Failure, Status, Step
 from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import capped, case_ids, jsonable
 from toolproof.report.gate import pass_percentage
 from toolproof.report.reliability import reliability
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import silence, warn, write_best_effort
 from toolproof.report.summary import Summary
 
 STDOUT = "-"

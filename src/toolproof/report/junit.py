@@ -9,12 +9,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 from typing import TextIO
 
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.describe import REPORT_VALUE_CHARS, display_name, failure_lines, unique_names
 from toolproof.report.reliability import reliability
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import write_best_effort
 from toolproof.report.summary import Summary
 
 # Everything XML 1.0 forbids: C0 controls but tab, newline and CR; surrogates; U+FFFE and U+FFFF.

@@ -9,13 +9,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import warn
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import case_ids, failure_lines, format_duration
 from toolproof.report.reliability import flaky_label, reliability
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import warn
 from toolproof.report.summary import Summary
 
 _DETAIL_CHARS = 4000  # of one failure's details in the page

@@ -6,11 +6,11 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
+from toolproof.core.sanitize import Scrubber
 from toolproof.model.events import Event, RunFinished
 from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import one_line
 from toolproof.report.gate import pass_percentage
-from toolproof.report.sanitize import Scrubber
 
 
 class BaselineNote:

@@ -12,6 +12,8 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
+from toolproof.core.sanitize import Scrubber
+from toolproof.core.writing import silence
 from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status, TrialStats
 from toolproof.report.describe import (
@@ -24,8 +26,6 @@ from toolproof.report.describe import (
 )
 from toolproof.report.ordering import InOrder
 from toolproof.report.progress import StatusLine
-from toolproof.report.sanitize import Scrubber
-from toolproof.report.sinks import silence
 from toolproof.report.summary import Summary
 
 STDERR_LINES = 10

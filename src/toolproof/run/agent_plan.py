@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig
 from toolproof.model.scenario import AgentCase
-from toolproof.model.suite import ServerConfig, Transport
+from toolproof.model.server_case import ServerConfig, Transport
 from toolproof.model.target import HttpTarget
 from toolproof.sources.agent.loop import DEFAULT_MAX_STEPS
 

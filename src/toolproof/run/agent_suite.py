@@ -21,11 +21,12 @@ from typing import Any, cast
 
 import anyio
 
-from toolproof.check.expressions import Clock
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import Evaluation
 from toolproof.check.stop import recorded_stop, with_recorded_stop, with_stop
 from toolproof.check.trials import combine_trials
+from toolproof.core.expressions import Clock
+from toolproof.core.writing import write_best_effort
 from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
@@ -35,8 +36,8 @@ from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Provider
-from toolproof.report.sinks import write_best_effort
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
+from toolproof.run.judging import JudgeModel, evaluate_judged
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.sources.agent.cassette import (
@@ -51,7 +52,6 @@ from toolproof.sources.agent.cassette import (
     cassette_file,
 )
 from toolproof.sources.agent.host import ToolHost
-from toolproof.sources.agent.judging import JudgeModel, evaluate_judged
 from toolproof.sources.agent.loop import AgentSettings, run_conversation
 from toolproof.sources.agent.mcp_tools import ToolNameClash, open_tool_host
 from toolproof.sources.connect import connect_spec

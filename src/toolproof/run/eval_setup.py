@@ -7,16 +7,16 @@ from collections.abc import Mapping
 
 from pydantic import ValidationError
 
+from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
 from toolproof.load.project_file import ProviderSettings
+from toolproof.load.script_file import ScriptError
 from toolproof.providers.base import Provider, ProviderError
-from toolproof.providers.registry import ProviderConfig, ProviderPool
-from toolproof.providers.scripted import ScriptError
-from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
 from toolproof.run.agent_plan import HTTP_AGENT, AgentSpec, Plan, Unplannable
 from toolproof.run.agent_suite import case_target
+from toolproof.run.judging import JudgeModel
+from toolproof.run.providers import ProviderConfig, ProviderPool
+from toolproof.run.recorded_settings import OfflineProvider, RecordedSettings
 from toolproof.run.secrets import server_secrets
-from toolproof.sources.agent.judging import JudgeModel
-from toolproof.sources.agent.recorded_settings import OfflineProvider, RecordedSettings
 from toolproof.sources.http_target import target_secrets
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from toolproof.model.suite import ServerConfig
-from toolproof.report.sanitize import MIN_SECRET_LENGTH, secret_values
-from toolproof.run.template import env_references, expand_env
+from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.core.template import env_references, expand_env
+from toolproof.model.server_case import ServerConfig
 
 
 def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]:

@@ -11,11 +11,11 @@ from toolproof.load.errors import LoadError
 from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
+from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.server import execute_case
 
 
 async def run_server_suite(

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-from toolproof.check.expressions import Clock
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
 from toolproof.check.stop import recorded_stop, with_stop
+from toolproof.core.expressions import Clock
+from toolproof.core.writing import warn
 from toolproof.load.errors import LoadError
 from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
-from toolproof.report.sinks import warn
 from toolproof.run.load_errors import load_error_results
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolproof.core.template import expand_env, fill
 from toolproof.mcp.spec import ConnectSpec, Mocks
-from toolproof.model.suite import ClientCapabilities, SamplingMock, ServerConfig, Transport
-from toolproof.run.template import expand_env, fill
+from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport
 from toolproof.sources.options import ServerOptions
 
 

@@ -35,12 +35,12 @@ from typing import Any
 import anyio
 import httpx2
 
+from toolproof.core.sanitize import secret_values
+from toolproof.core.template import expand_env
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import AgentCase, StatusCheck
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Transcript, Turn
-from toolproof.report.sanitize import secret_values
-from toolproof.run.template import expand_env
 from toolproof.sources.http_body import (
     TemplateError,
     decode_body,

@@ -9,11 +9,12 @@ from typing import Any
 
 import anyio
 
+from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session
 from toolproof.model.observation import LogMessage, Notification, Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     CompletionBlock,
     LoggingBlock,
@@ -23,7 +24,6 @@ from toolproof.model.suite import (
     SamplingBlock,
     ToolsBlock,
 )
-from toolproof.run.template import fill
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 SUBSCRIPTION_WAIT_S = 5.0

@@ -1,35 +1,25 @@
-"""Execute one server case: isolate, connect, initialize, set up, request, observe, check, close."""
+"""Talk to one server case's server: connect, initialize, set up, request, observe, close."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from toolproof.check.blocks import check_block
-from toolproof.check.dotpath import PathError, capture_value
+from toolproof.core.dotpath import PathError, capture_value
+from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status, Step
-from toolproof.model.suite import (
-    AssertBlock,
-    Block,
-    Case,
-    Expect,
-    SamplingBlock,
-    SamplingMock,
-    TrajectoryBlock,
-)
-from toolproof.run.fixture import isolated_fixture
-from toolproof.run.template import fill
+from toolproof.model.result import Failure, FailureKind, Step
+from toolproof.model.server_case import Block, Case, Expect, SamplingBlock, SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, content_text
-from toolproof.sources.trajectory import run_trajectory
 
 _PHASE_WORDS = {
     "start": "server start and initialize",
@@ -53,78 +43,47 @@ class _Phases:
         self.current, self._at = following, now
 
 
-def skip_reason(case: Case, environ: Mapping[str, str]) -> str | None:
-    """Why the case does not run, if it does not."""
-    if case.skip:
-        return "skip: true"
-    if case.skip_unless_env and not environ.get(case.skip_unless_env):
-        return f"skipped: env var {case.skip_unless_env} not set"
-    return None
+@dataclass
+class ServerExchange:
+    """What came back from one case's conversation with its server: the observation, or the classified
+    failure (timeout, failed request, failed setup) that stopped it; the server's stderr; seconds per
+    phase; the setup calls and the request with what came back, as the reports show them."""
+
+    observation: Observation | None
+    failure: Failure | None
+    stderr: str
+    phases: dict[str, float]
+    steps: list[Step] = field(default_factory=list)
 
 
-async def execute_case(
-    case: Case, options: ServerOptions, *, trial: int = 1, on_answered: Callable[[], None] = lambda: None
-) -> CaseResult:
-    """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
+async def observe_case(
+    case: Case,
+    options: ServerOptions,
+    variables: dict[str, str],
+    expect: Expect,
+    *,
+    on_answered: Callable[[], None] = lambda: None,
+) -> ServerExchange:
+    """Start the case's server, set up, make its request and read the files `expect` names; every failure
+    of the server becomes a classified failure, not a raise. `variables` gains the setup's captures.
 
     `on_answered` is called once the request has been answered, before the server is shut down.
     """
-    started = time.perf_counter()
-    steps: list[Step] = []  # filled in as the case talks to its server
-
-    def verdict(
-        status: Status,
-        failure: Failure | None = None,
-        *,
-        reason: str | None = None,
-        stderr: str = "",
-        phases: dict[str, float] | None = None,
-    ) -> CaseResult:
-        return CaseResult(
-            name=case.name,
-            file=case.source.file,
-            line=case.source.line,
-            status=status,
-            failure=failure,
-            reason=reason,
-            duration_s=time.perf_counter() - started,
-            trial=trial,
-            stderr=stderr,
-            phases=phases or {},
-            steps=tuple(steps),
-        )
-
-    reason = skip_reason(case, options.environ)
-    if reason:
-        return verdict(Status.SKIP, reason=reason)
-    if isinstance(case.block, TrajectoryBlock):
-        failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
-        return verdict(Status.FAIL if failure else Status.PASS, failure)
-
-    run = _CaseRun(case, options, on_answered, steps)
-    with isolated_fixture(options.fixture) as fixture:
-        run.variables = {"fixture": str(fixture)} if fixture else {}
-        run.expect = _resolved_expect(case.block, run.variables)
-        try:
-            with anyio.fail_after(run.timeout):
-                observation = await run.converse()
-        except TimeoutError:
-            message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
-            failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-            return verdict(Status.FAIL, failure, stderr=run.stderr(), phases=run.phases.seconds)
-        except RequestFailed as error:
-            stderr = error.stderr or run.stderr()
-            return verdict(Status.FAIL, error.failure, stderr=stderr, phases=run.phases.seconds)
-        except _SetupFailed as error:
-            return verdict(Status.FAIL, error.failure, stderr=run.stderr(), phases=run.phases.seconds)
-        run.phases.lap("stop", "done")
-        failure = check_block(case.block, run.expect, observation)
-    return verdict(
-        Status.FAIL if failure else Status.PASS,
-        failure,
-        stderr=run.stderr() if failure else "",
-        phases=run.phases.seconds,
-    )
+    run = _CaseRun(case, options, on_answered, variables, expect)
+    try:
+        with anyio.fail_after(run.timeout):
+            observation = await run.converse()
+    except TimeoutError:
+        message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
+        failure = Failure(kind=FailureKind.TIMEOUT, message=message)
+        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps)
+    except RequestFailed as error:
+        stderr = error.stderr or run.stderr()
+        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps)
+    except _SetupFailed as error:
+        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps)
+    run.phases.lap("stop", "done")
+    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps)
 
 
 class _SetupFailed(Exception):
@@ -137,15 +96,20 @@ class _CaseRun:
     """The state of one case while it talks to its server."""
 
     def __init__(
-        self, case: Case, options: ServerOptions, on_answered: Callable[[], None], steps: list[Step]
+        self,
+        case: Case,
+        options: ServerOptions,
+        on_answered: Callable[[], None],
+        variables: dict[str, str],
+        expect: Expect,
     ) -> None:
         self.case, self.options, self.on_answered = case, options, on_answered
         self.timeout = case.timeout or options.timeout_s
         self.phases = _Phases()
-        self.variables: dict[str, str] = {}
-        self.expect = Expect()
+        self.variables = variables
+        self.expect = expect
         self.session: Session | None = None
-        self.steps = steps  # setup calls and the request, with what came back
+        self.steps: list[Step] = []  # setup calls and the request, with what came back
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
@@ -216,7 +180,7 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str], st
                 ) from error
 
 
-def _request_step(block: Block, variables: Mapping[str, str]) -> Step:
+def _request_step(block: Block, variables: dict[str, str]) -> Step:
     """The checked request as the reports show it: the block's kind, and its tool and arguments (or, for the
     other blocks, its fields but the expectations)."""
     tool = getattr(block, "tool", None)
@@ -225,26 +189,6 @@ def _request_step(block: Block, variables: Mapping[str, str]) -> Step:
     else:
         request = block.model_dump(mode="json", exclude={"expect"}, exclude_none=True)
     return Step(kind="request", name=f"{block.kind} {tool}" if tool else block.kind, request=request)
-
-
-def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
-    """The block's expectations as they are checked: `{{fixture}}` filled in file paths (mcp-assert misses
-    file_unchanged), min_progress dropped unless progress is captured."""
-    expect: Expect | None = getattr(block, "expect", None)
-    if not isinstance(expect, Expect):
-        return Expect()
-    update: dict[str, Any] = {}
-    if expect.min_progress is not None and not (isinstance(block, AssertBlock) and block.capture_progress):
-        update["min_progress"] = None  # mcp-assert checks progress only when it was asked to capture it
-    for name in ("file_contains", "file_not_contains"):
-        mapping = getattr(expect, name)
-        if mapping:
-            update[name] = {fill(path, variables): text for path, text in mapping.items()}
-    for name in ("file_not_exists", "file_unchanged"):
-        paths = getattr(expect, name)
-        if paths:
-            update[name] = [fill(path, variables) for path in paths]
-    return expect.model_copy(update=update) if update else expect
 
 
 def _read_files(paths: list[str]) -> dict[str, bytes | None]:

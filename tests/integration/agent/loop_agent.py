@@ -20,8 +20,8 @@ from typing import Any
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.suite import Transport
-from toolproof.providers.scripted import ScriptedProvider
+from toolproof.model.server_case import Transport
+from toolproof.run.providers import load_scripted
 from toolproof.sources.agent.loop import AgentSettings, run_conversation
 from toolproof.sources.agent.mcp_tools import open_tool_host
 
@@ -35,7 +35,7 @@ async def answer(script: Path, scenario: str, message: str) -> dict[str, Any]:
     )
     async with open_tool_host({"notes": notes}) as host:
         run = await run_conversation(
-            scenario, [message], ScriptedProvider.load(script), host, AgentSettings(model="scripted")
+            scenario, [message], load_scripted(script), host, AgentSettings(model="scripted")
         )
     turn = run.final
     calls = [

@@ -7,7 +7,7 @@ from tests.integration.agent.conftest import Listening, everything_spec, notes_s
 
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.suite import Transport
+from toolproof.model.server_case import Transport
 from toolproof.providers.base import ModelReply, ToolUse
 from toolproof.providers.scripted import ScriptedProvider
 from toolproof.sources.agent.loop import AgentSettings, run_conversation

@@ -17,7 +17,7 @@ from toolproof.model.scenario import AgentCase
 from toolproof.providers.base import ModelReply, ModelRequest, ToolUse
 from toolproof.run.agent_plan import AgentSpec, Plan
 from toolproof.run.agent_suite import EvalOptions, run_agent_suite
-from toolproof.sources.agent.judging import JudgeModel
+from toolproof.run.judging import JudgeModel
 from toolproof.sources.options import ServerOptions
 
 SPEC = AgentSpec(provider="scripted", model="flaky")

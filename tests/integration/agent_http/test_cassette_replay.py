@@ -11,7 +11,7 @@ import pytest
 from tests.integration.mcp.helpers import NOTES, stdio
 
 from toolproof.model.scenario import AgentCase
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Transcript, Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
 from toolproof.providers.scripted import ScriptedProvider

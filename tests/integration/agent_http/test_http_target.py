@@ -15,6 +15,7 @@ from tests.integration.mcp.helpers import free_port
 from tests.unit.agent.builders import CLOCK
 
 from toolproof.check.scenario import evaluate
+from toolproof.core.sanitize import Scrubber
 from toolproof.load import mibo, scenario_file
 from toolproof.load.errors import LoadError
 from toolproof.load.target import load_target_file
@@ -22,7 +23,6 @@ from toolproof.load.yaml_source import read_yaml
 from toolproof.model.result import FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
-from toolproof.report.sanitize import Scrubber
 from toolproof.sources.http_target import TargetRun, run_http_target, target_secrets
 
 pytestmark = pytest.mark.servers

@@ -238,7 +238,8 @@ def test_last_failed_failed_first_and_exitfirst(four_of_five: Path, tmp_path: Pa
     assert (tmp_path / ".toolproof" / ".gitignore").read_text().endswith("*\n")
     assert names("--lf") == ["echo 5"]
     assert names("--ff") == ["echo 5", "echo 1", "echo 2", "echo 3", "echo 4"]
-    assert names("--ff", "-x") == ["echo 5"]  # stopped at the first failure
+    stopped = names("--ff", "-x")  # stopped at the first failure; the next case may have run meanwhile,
+    assert stopped[0] == "echo 5" and len(stopped) <= 2  # as it starts while the failed one's server stops
     (four_of_five / "case5.yaml").write_text(tiny_case("echo 5", "hello 5", "hello 5"))
     assert names("--lf") == ["echo 5"]  # passes now, so it leaves the record
     assert names("--lf") == ["echo 1", "echo 2", "echo 3", "echo 4", "echo 5"]  # nothing failed: all run

@@ -7,7 +7,7 @@ import anyio
 from tests.support.llm_wire import LlmWire
 
 from toolproof.providers.base import Message, ModelRequest
-from toolproof.providers.registry import ProviderConfig, ProviderPool
+from toolproof.run.providers import ProviderConfig, ProviderPool
 
 
 def config(wire: LlmWire, **limits: object) -> ProviderConfig:

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from toolproof.load.script_file import ScriptError
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
-from toolproof.providers.scripted import ScriptedProvider, ScriptError, step_index
+from toolproof.providers.scripted import ScriptedProvider, step_index
+from toolproof.run.providers import load_scripted
 
 SCRIPT = """\
 scenarios:
@@ -46,7 +48,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 @pytest.fixture
 def scripted(tmp_path: Path) -> ScriptedProvider:
-    return ScriptedProvider.load(write(tmp_path, SCRIPT))
+    return load_scripted(write(tmp_path, SCRIPT))
 
 
 async def test_a_turn_walks_through_its_steps(scripted: ScriptedProvider) -> None:
@@ -103,7 +105,7 @@ async def test_a_request_without_a_scripted_step_is_an_error(
 
 
 async def test_an_unknown_scenario_without_wildcard_is_an_error(tmp_path: Path) -> None:
-    provider = ScriptedProvider.load(write(tmp_path, "scenarios:\n  a:\n    - steps: [{reply: hi}]\n"))
+    provider = load_scripted(write(tmp_path, "scenarios:\n  a:\n    - steps: [{reply: hi}]\n"))
     with pytest.raises(ProviderError, match=r"no script for scenario 'b' \(scripted scenarios: 'a'\)"):
         await provider.complete(request(USER, scenario="b"))
 
@@ -155,11 +157,11 @@ async def test_in_memory_turns() -> None:
 )
 def test_file_errors_name_file_line_and_field(tmp_path: Path, text: str, expected: str) -> None:
     with pytest.raises(ScriptError) as caught:
-        ScriptedProvider.load(write(tmp_path, text))
+        load_scripted(write(tmp_path, text))
     assert expected in str(caught.value)
     assert all(error.file.name == "model.yaml" for error in caught.value.errors)
 
 
 def test_a_missing_file_is_a_script_error(tmp_path: Path) -> None:
     with pytest.raises(ScriptError, match="cannot read file"):
-        ScriptedProvider.load(tmp_path / "absent.yaml")
+        load_scripted(tmp_path / "absent.yaml")

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from toolproof.check.expressions import Clock, Scope
 from toolproof.check.judge import Judge, JudgeRequest
 from toolproof.check.scenario import Evaluation, Outcome, evaluate
+from toolproof.core.expressions import Clock, Scope
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase, AgentTurn, Assertion
-from toolproof.model.suite import SourceRef
+from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
 
 ZONE = ZoneInfo("Europe/Lisbon")

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.agent.builders import call, check, node, run, workflow
 
-from toolproof.check.calls import Steps, sequence
+from toolproof.check.sequence import sequence
+from toolproof.check.steps import Steps
 from toolproof.model.result import Status
 from toolproof.model.scenario import (
     CallCheck,

@@ -5,9 +5,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.unit.agent.builders import call, case, conversation, evaluate_case, node, run, turn, workflow
+from tests.unit.agent.builders import (
+    CLOCK,
+    call,
+    case,
+    conversation,
+    evaluate_case,
+    node,
+    run,
+    turn,
+    workflow,
+)
 
 from toolproof.check.judge import JudgeRequest, extract_json
+from toolproof.check.scenario import Evaluating
 from toolproof.model.result import Status
 from toolproof.model.scenario import AgentTurn, JudgeCheck, JudgeContext, ToolsCalled
 
@@ -169,3 +180,29 @@ def test_judge_checks_depending_on_failed_checks_are_not_sent() -> None:
     evaluation = evaluate_case(agent_case, run(reply="none"), judge)
     assert judge.requests == []
     assert evaluation.outcomes[1].status is Status.SKIP
+
+
+def test_the_judge_is_asked_out_of_band_and_nothing_is_evaluated_twice() -> None:
+    agent_case = case(
+        ToolsCalled(id="searched", tools=("search_hotels",)),
+        JudgeCheck(id="lists", criteria="lists hotels", depends_on=("searched",)),
+        JudgeCheck(criteria="is polite"),
+        JudgeCheck(criteria="names a price", depends_on=("lists",)),
+    )
+    observed = run(call("search_hotels"), reply="Hotel A, 90 EUR.")
+    evaluating = Evaluating(agent_case, observed, CLOCK, judged=True)
+    first = evaluating.question()
+    assert first is not None and [item.prompt for item in first.items] == [
+        "lists hotels", "is polite",
+    ]
+    assert evaluating.question() is first  # asked again before an answer: the same batch, nothing re-run
+    evaluating.answer(results({"id": "agent-check-1", "pass": True}, {"id": "agent-check-2", "pass": True}))
+    second = evaluating.question()
+    assert second is not None and [item.prompt for item in second.items] == ["names a price"]
+    evaluating.answer(RuntimeError("judge down"))
+    assert evaluating.question() is None
+    evaluation = evaluating.result()
+    assert evaluation.judge_requests == 2
+    assert [o.status for o in evaluation.outcomes] == [Status.PASS, Status.PASS, Status.PASS, Status.ERROR]
+    failure = evaluation.outcomes[3].failure
+    assert failure is not None and failure.message == "the judge failed: RuntimeError: judge down"

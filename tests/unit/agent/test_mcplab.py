@@ -9,8 +9,9 @@ import pytest
 from tests.unit.agent.builders import ScriptedJudge, call, evaluate_case, load_file, only_case, run
 
 from toolproof.load import mcplab
-from toolproof.load.agent_cases import CASE_SUFFIXES, files_under, load_agent_cases
+from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
 from toolproof.load.errors import LoadError
+from toolproof.load.walk import files_under
 from toolproof.model.result import Status
 from toolproof.model.scenario import AgentCase, JsonPathCheck, RegexCheck, SequenceCheck, TextCheck
 from toolproof.model.transcript import Transcript

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from toolproof.check.expect import CHECKS, check_expect
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import Expect
+from toolproof.model.server_case import Expect
 
 
 def check(expect: dict[str, Any], text: str = "", **observed: Any) -> Failure | None:

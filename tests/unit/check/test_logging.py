@@ -7,7 +7,7 @@ from typing import Any
 from toolproof.check.logging import check_logging
 from toolproof.model.observation import LogMessage
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import LoggingExpect
+from toolproof.model.server_case import LoggingExpect
 
 LOGS = [
     LogMessage(level="info", data="started ☃"),

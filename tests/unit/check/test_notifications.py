@@ -9,7 +9,7 @@ import pytest
 from toolproof.check.notifications import check_notifications, params_text
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import NotificationExpect
+from toolproof.model.server_case import NotificationExpect
 
 NOTES = [
     Notification(method="notifications/progress", params={"progressToken": 1, "progress": 1.0, "total": 3}),

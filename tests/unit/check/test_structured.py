@@ -11,7 +11,7 @@ from toolproof.check.expect import check_expect
 from toolproof.check.output_schema import check_output_schema
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import AssertBlock, Expect
+from toolproof.model.server_case import AssertBlock, Expect
 
 WEATHER = {"city": "Oslo", "temperature": 7.0, "tags": ["rain", "tomorrow"], "wind": {"speed": 12}}
 SCHEMA: dict[str, Any] = {

@@ -8,7 +8,7 @@ import pytest
 
 from toolproof.check.tools import check_tools
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import ToolsExpect
+from toolproof.model.server_case import ToolsExpect
 
 TOOLS: list[dict[str, Any]] = [
     {

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from toolproof.check.trajectory import AuditLogError, check_trajectory, parse_audit_log
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.suite import TraceEntry, TrajectoryCheck
+from toolproof.model.server_case import TraceEntry, TrajectoryCheck
 
 TRACE = [
     TraceEntry(tool="read", args={"path": "a", "n": 1, "o": {"x": 1, "y": [1, 2]}, "f": 2.0}),

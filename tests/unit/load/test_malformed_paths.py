@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.unit.load.conftest import Write
 
 from toolproof.load import LoadError, load_file
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 
 def test_each_malformed_path_and_pattern_is_located(write: Write) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.unit.load.conftest import Write
 
 from toolproof.load import LoadError, load_file
-from toolproof.model.suite import Case
+from toolproof.model.server_case import Case
 
 
 def _errors(path: Path) -> list[LoadError]:

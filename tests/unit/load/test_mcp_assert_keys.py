@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.unit.load.conftest import DATA
 
 from toolproof.load import load_file, load_suite
-from toolproof.model.suite import (
+from toolproof.model.server_case import (
     AssertBlock,
     Case,
     ClientCapabilities,

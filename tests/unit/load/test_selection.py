@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from toolproof.load import SelectionError, select
-from toolproof.model.suite import AssertBlock, Case, SourceRef
+from toolproof.model.server_case import AssertBlock, Case, SourceRef
 
 
 def _case(file: str, name: str) -> Case:

@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.unit.load.conftest import Write
 
 from toolproof.load import LoadError, load_file
-from toolproof.model.suite import AssertBlock, Case, Expect, ToolExpect, ToolsBlock, ToolsExpect
+from toolproof.model.server_case import AssertBlock, Case, Expect, ToolExpect, ToolsBlock, ToolsExpect
 
 
 def _items(path: Path) -> list[Case | LoadError]:

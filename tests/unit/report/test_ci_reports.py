@@ -10,6 +10,7 @@ import pytest
 from tests.unit.report.synthetic import SECRET, feed, sample
 
 from toolproof.check.trials import combine
+from toolproof.core.sanitize import MASK
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
 from toolproof.report.baseline import BaselineError, Entry, compare, entries_of, load_baseline
@@ -18,7 +19,6 @@ from toolproof.report.history import LastFailedWriter, last_failed, prioritise
 from toolproof.report.html import ReportFormatError, check_document, render_html
 from toolproof.report.json_report import JsonReport
 from toolproof.report.markdown import MarkdownReport
-from toolproof.report.sanitize import MASK
 
 SUITE = Path("s.yaml")
 

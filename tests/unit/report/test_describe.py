@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from toolproof.core.sanitize import Scrubber
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.report.describe import (
     capped,
@@ -21,7 +22,6 @@ from toolproof.report.describe import (
     stderr_tail,
     value_text,
 )
-from toolproof.report.sanitize import Scrubber
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from toolproof.core.writing import warn, write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
-from toolproof.report.sinks import Broadcast, warn, write_best_effort
+from toolproof.report.sinks import Broadcast
 
 
 class Recorder:

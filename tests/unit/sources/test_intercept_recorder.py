@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from toolproof.check.trajectory import parse_audit_log
-from toolproof.framing import LineBuffer
-from toolproof.model.suite import TraceEntry
+from toolproof.core.framing import LineBuffer
+from toolproof.model.server_case import TraceEntry
 from toolproof.sources.intercept.recorder import CallRecorder, audit_log
 
 

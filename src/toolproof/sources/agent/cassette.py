@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from toolproof.core.sanitize import mask, secret_values
+from toolproof.core.writing import write_atomic
 from toolproof.model.scenario import AgentCase
 from toolproof.providers.base import ModelReply, ModelRequest, Provider, ToolSpec
-from toolproof.report.sanitize import mask, secret_values
-from toolproof.report.sinks import write_atomic
 from toolproof.sources.agent.cassette_codec import (
     FORMAT_VERSION,
     RecordError,

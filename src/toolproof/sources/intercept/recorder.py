@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolproof.framing import LineBuffer
-from toolproof.model.suite import TraceEntry
+from toolproof.core.framing import LineBuffer
+from toolproof.model.server_case import TraceEntry
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from toolproof.core.sanitize import mask
 from toolproof.model.transcript import Transcript
-from toolproof.report.sanitize import mask
 from toolproof.sources.traces.errors import TraceError
 
 

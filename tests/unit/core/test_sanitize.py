@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.report.sanitize import Scrubber, clean, redact, secret_values
+from toolproof.core.sanitize import Scrubber, clean, redact, secret_values
 
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 

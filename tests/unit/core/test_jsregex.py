@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.check.jsregex import JSRegexError, compile_js, js_search, strip_leading_flags
+from toolproof.core.jsregex import JSRegexError, compile_js, js_search, strip_leading_flags
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from toolproof.check.jsregex import REGEX_TIMEOUT_S
-from toolproof.check.schemas import schema_error, schema_violation
+from toolproof.core.jsregex import REGEX_TIMEOUT_S
+from toolproof.core.schemas import schema_error, schema_violation
 
 EVIL = "^(a|a)*$"  # backtracks over every split of "aaaa...b", in `re` and `regex` alike
 SLOW = "a" * 40 + "b"

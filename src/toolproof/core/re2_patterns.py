@@ -7,7 +7,7 @@ from typing import Protocol, cast
 
 import re2
 
-from toolproof.check.gofmt import quote
+from toolproof.core.gofmt import quote
 
 
 class RE2Match(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.check.re2_patterns import RE2PatternError, compile_re2
+from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 
 
 def test_compiles_and_searches_unanchored() -> None:

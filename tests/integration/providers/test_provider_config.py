@@ -13,8 +13,8 @@ from tests.support.llm_wire import LlmWire
 from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
 from toolproof.providers.base import Message, ModelRequest, ProviderError
 from toolproof.providers.openai_chat import OpenAIChatProvider
-from toolproof.providers.registry import ProviderConfig, ProviderConfigError, close_provider, make_provider
 from toolproof.providers.scripted import ScriptedProvider
+from toolproof.run.providers import ProviderConfig, ProviderConfigError, close_provider, make_provider
 
 REQUEST = ModelRequest("model-x", (Message("user", "hi"),))
 
@@ -92,7 +92,7 @@ async def test_a_scripted_provider_from_config(tmp_path: Path) -> None:
     await close_provider(provider)  # nothing to close: no error
 
 
-@pytest.mark.parametrize("module", ["toolproof.providers.registry", "toolproof.cli"])
+@pytest.mark.parametrize("module", ["toolproof.run.providers", "toolproof.cli"])
 def test_the_sdks_are_imported_only_when_a_provider_is_made(module: str) -> None:
     code = (
         f"import sys, {module}\n"

@@ -1,4 +1,4 @@
-from toolproof.run.template import expand_env, fill, unknown_placeholders
+from toolproof.core.template import expand_env, fill, unknown_placeholders
 
 
 def test_fill_replaces_known_names_recursively() -> None:

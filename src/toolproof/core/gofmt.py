@@ -1,7 +1,7 @@
 """Values rendered as text the way mcp-assert's Go code renders them, so that comparisons give its verdicts.
 
 `go_v` is fmt's `%v` of a decoded JSON or YAML value and `go_json` is `json.Marshal`, with one deliberate
-difference (reference/semantics.md: "json_path numbers keep their exact value"): numbers print exactly. Go
+difference: numbers print exactly (json_path numbers keep their exact value). Go
 decodes every JSON number to float64, so `%v` prints 1234567 as `1.234567e+06` and a suite expecting 1234567
 fails; here an integer prints as its digits, a float with an integral value below 1e21 prints as that integer
 (`1.0` -> `1`, as Go does below 1e6), and any other float prints in Python's shortest round-trip form

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.check.gofmt import cut, go_json, go_number, go_trim, go_v, quote
+from toolproof.core.gofmt import cut, go_json, go_number, go_trim, go_v, quote
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),

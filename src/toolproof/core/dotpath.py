@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from toolproof.check.gofmt import cut, go_json, go_number, quote
+from toolproof.core.gofmt import cut, go_json, go_number, quote
 
 Segment = str | int
 
 _PART = re.compile(r"(?P<key>[^\[\]]*)(?P<indexes>(?:\[[^\[\]]*\])*)")
 _INDEX = re.compile(r"\[([^\[\]]*)\]")
-_WHOLE_TEXT = frozenset({"", "$", "$."})
+WHOLE_TEXT = frozenset({"", "$", "$."})
 
 
 class PathError(ValueError):
@@ -162,7 +162,7 @@ def capture_value(text: str, path: str) -> str:
     exactly (`1234567`, `1.5`), booleans as `true`/`false`, null as `null`, objects and arrays as compact JSON
     with sorted keys.
     """
-    if path in _WHOLE_TEXT:
+    if path in WHOLE_TEXT:
         return text
     value = lookup(read_json(text)[0], path)
     if isinstance(value, str):

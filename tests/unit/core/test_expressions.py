@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.agent.builders import CLOCK, ZONE, scope
 
-from toolproof.check.expressions import (
+from toolproof.core.expressions import (
     ExpressionError,
     check_expression,
     evaluate,
@@ -96,7 +96,7 @@ def test_date_math_is_in_the_evaluation_zone() -> None:
     # 23:30 UTC on 10 March is already 11 March in Tokyo
     from zoneinfo import ZoneInfo
 
-    from toolproof.check.expressions import Clock, Scope
+    from toolproof.core.expressions import Clock, Scope
 
     tokyo = Clock(datetime(2026, 3, 10, 23, 30, tzinfo=ZoneInfo("UTC")), ZoneInfo("Asia/Tokyo"))
     assert evaluate("TODAY", Scope(tokyo)) == date(2026, 3, 11)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.load.durations import parse_duration
+from toolproof.core.durations import parse_duration
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from toolproof.check.jsregex import REGEX_TIMEOUT_S
+from toolproof.core.jsregex import REGEX_TIMEOUT_S
 
 
 class InvalidSchema(ValueError):

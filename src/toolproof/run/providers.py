@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from toolproof.load.durations import parse_duration
+from toolproof.core.durations import parse_duration
 from toolproof.providers.base import Provider, ProviderError
 from toolproof.providers.retry import RetryPolicy
+
+if TYPE_CHECKING:
+    from toolproof.providers.scripted import ScriptedProvider
 
 ProviderKind = Literal["openai", "anthropic", "scripted"]
 KEY_VARIABLES: dict[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -71,10 +74,8 @@ def api_key(config: ProviderConfig, environ: Mapping[str, str]) -> str:
 def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = None) -> Provider:
     """The provider `config` describes; keys are read from `environ` (default: the process environment)."""
     if config.kind == "scripted":
-        from toolproof.providers.scripted import ScriptedProvider
-
         assert config.script is not None  # checked by ProviderConfig
-        return ScriptedProvider.load(config.script)
+        return load_scripted(config.script)
     key = api_key(config, os.environ if environ is None else environ)
     retry = RetryPolicy(max_attempts=config.max_retries + 1)
     if config.kind == "openai":
@@ -90,6 +91,14 @@ def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = No
         api_key=key, base_url=config.base_url, timeout=config.timeout,
         max_concurrency=config.max_concurrency, retry=retry,
     )
+
+
+def load_scripted(path: Path) -> ScriptedProvider:
+    """The scripted provider answering as the script file at `path` says; ScriptError if it cannot be used."""
+    from toolproof.load.script_file import load_script
+    from toolproof.providers.scripted import ScriptedProvider
+
+    return ScriptedProvider.from_script(load_script(path), source=str(path))
 
 
 async def close_provider(provider: Provider) -> None:

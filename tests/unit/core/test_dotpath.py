@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.check.dotpath import (
+from toolproof.core.dotpath import (
     NotJSONError,
     PathError,
     capture_value,

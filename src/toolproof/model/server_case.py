@@ -11,7 +11,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
+
+from toolproof.model.base import Frozen
 
 
 def go_string(value: Any) -> Any:
@@ -40,19 +42,13 @@ Text = Annotated[str, BeforeValidator(go_string)]
 TextList = Annotated[list[Text], BeforeValidator(one_or_many)]
 
 
-class Strict(BaseModel):
-    """Base of every file model: unknown keys are errors, instances are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
 class Transport(StrEnum):
     STDIO = "stdio"
     SSE = "sse"
     HTTP = "http"
 
 
-class SamplingMock(Strict):
+class SamplingMock(Frozen):
     """Canned answer to every `sampling/createMessage` the server sends."""
 
     text: Text = ""
@@ -60,7 +56,7 @@ class SamplingMock(Strict):
     stop_reason: Text = "end_turn"
 
 
-class ElicitationMock(Strict):
+class ElicitationMock(Frozen):
     """Answer to every `elicitation/create`: an action and, for accept, the content."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
@@ -75,7 +71,7 @@ class ElicitationMock(Strict):
         return dict(self.model_extra or {})
 
 
-class ClientCapabilities(Strict):
+class ClientCapabilities(Frozen):
     """Client-side features offered to the server, each answered by a configured mock."""
 
     roots: TextList | None = None
@@ -83,7 +79,7 @@ class ClientCapabilities(Strict):
     elicitation: ElicitationMock | None = None
 
 
-class ServerConfig(Strict):
+class ServerConfig(Frozen):
     """How to start or reach the server under test."""
 
     command: Text = ""
@@ -97,7 +93,7 @@ class ServerConfig(Strict):
     client_capabilities: ClientCapabilities | None = None
 
 
-class SetupStep(Strict):
+class SetupStep(Frozen):
     """A tool call made before the checked request, optionally capturing values from its JSON text."""
 
     tool: Text
@@ -105,7 +101,7 @@ class SetupStep(Strict):
     capture: dict[str, Text] = Field(default_factory=dict)
 
 
-class Expect(Strict):
+class Expect(Frozen):
     """Expectations on a result's text and side effects, checked in mcp-assert's documented order."""
 
     not_error: bool | None = None
@@ -135,7 +131,7 @@ class Expect(Strict):
         return [*paths, *(self.file_not_exists or []), *(self.file_unchanged or [])]
 
 
-class AssertBlock(Strict):
+class AssertBlock(Frozen):
     """`assert:` - one `tools/call`."""
 
     kind: Literal["assert"] = Field(default="assert", exclude=True)
@@ -145,11 +141,11 @@ class AssertBlock(Strict):
     capture_progress: bool = False
 
 
-class ListParams(Strict):
+class ListParams(Frozen):
     cursor: Text | None = None
 
 
-class ResourcesBlock(Strict):
+class ResourcesBlock(Frozen):
     """`assert_resources:` - list or read, optionally with a subscription."""
 
     kind: Literal["assert_resources"] = Field(default="assert_resources", exclude=True)
@@ -161,12 +157,12 @@ class ResourcesBlock(Strict):
     expect_notification: bool | None = None
 
 
-class PromptGet(Strict):
+class PromptGet(Frozen):
     name: Text
     arguments: dict[str, Text] = Field(default_factory=dict)
 
 
-class PromptsBlock(Strict):
+class PromptsBlock(Frozen):
     """`assert_prompts:` - list or get."""
 
     kind: Literal["assert_prompts"] = Field(default="assert_prompts", exclude=True)
@@ -175,18 +171,18 @@ class PromptsBlock(Strict):
     expect: Expect = Field(default_factory=Expect)
 
 
-class CompletionRef(Strict):
+class CompletionRef(Frozen):
     type: Literal["ref/prompt", "ref/resource"]
     name: Text | None = None
     uri: Text | None = None
 
 
-class CompletionArgument(Strict):
+class CompletionArgument(Frozen):
     name: Text
     value: Text = ""
 
 
-class CompletionBlock(Strict):
+class CompletionBlock(Frozen):
     """`assert_completion:` - one `completion/complete`."""
 
     kind: Literal["assert_completion"] = Field(default="assert_completion", exclude=True)
@@ -196,7 +192,7 @@ class CompletionBlock(Strict):
     expect: Expect = Field(default_factory=Expect)
 
 
-class SamplingBlock(Strict):
+class SamplingBlock(Frozen):
     """`assert_sampling:` - a tool call whose sampling requests get a canned answer."""
 
     kind: Literal["assert_sampling"] = Field(default="assert_sampling", exclude=True)
@@ -208,7 +204,7 @@ class SamplingBlock(Strict):
     expect: Expect = Field(default_factory=Expect)
 
 
-class ToolExpect(Strict):
+class ToolExpect(Frozen):
     """What one tool's tools/list declaration must hold; an empty one only requires the tool to be listed."""
 
     input: TextList | None = None  # property names of inputSchema
@@ -219,7 +215,7 @@ class ToolExpect(Strict):
     declared: dict[str, Any] | None = None  # RFC 9535 path -> value in the declaration as listed
 
 
-class ToolsExpect(Strict):
+class ToolsExpect(Frozen):
     """Expectations on the server's tool listing (every page)."""
 
     tools: dict[str, ToolExpect] | None = None  # each must be listed, with what its ToolExpect asks
@@ -228,20 +224,20 @@ class ToolsExpect(Strict):
     max_tools: int | None = None
 
 
-class ToolsBlock(Strict):
+class ToolsBlock(Frozen):
     """`assert_tools:` - tools/list (toolproof's own block), checked against the declarations expected."""
 
     kind: Literal["assert_tools"] = Field(default="assert_tools", exclude=True)
     expect: ToolsExpect = Field(default_factory=ToolsExpect)
 
 
-class LoggingExpect(Strict):
+class LoggingExpect(Frozen):
     min_messages: int | None = None
     contains_level: TextList | None = None
     contains_data: TextList | None = None
 
 
-class LoggingBlock(Strict):
+class LoggingBlock(Frozen):
     """`assert_logging:` - set a level, call a tool, check the log messages."""
 
     kind: Literal["assert_logging"] = Field(default="assert_logging", exclude=True)
@@ -251,7 +247,7 @@ class LoggingBlock(Strict):
     expect: LoggingExpect = Field(default_factory=LoggingExpect)
 
 
-class NotificationExpect(Strict):
+class NotificationExpect(Frozen):
     min_count: int | None = None
     max_count: int | None = None
     methods: TextList | None = None
@@ -260,7 +256,7 @@ class NotificationExpect(Strict):
     not_contains_data: TextList | None = None
 
 
-class NotificationsBlock(Strict):
+class NotificationsBlock(Frozen):
     """`assert_notifications:` - every notification during one tool call."""
 
     kind: Literal["assert_notifications"] = Field(default="assert_notifications", exclude=True)
@@ -269,7 +265,7 @@ class NotificationsBlock(Strict):
     expect: NotificationExpect = Field(default_factory=NotificationExpect)
 
 
-class TraceEntry(Strict):
+class TraceEntry(Frozen):
     """One recorded tool call of a trajectory."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
@@ -278,14 +274,14 @@ class TraceEntry(Strict):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class TrajectoryCheck(Strict):
+class TrajectoryCheck(Frozen):
     type: Literal["order", "presence", "absence", "args_contain"]
     tools: TextList = Field(default_factory=list)
     tool: Text | None = None
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class TrajectoryBlock(Strict):
+class TrajectoryBlock(Frozen):
     """`trajectory:` - checks on a recorded trace; no server is started."""
 
     kind: Literal["trajectory"] = Field(default="trajectory", exclude=True)
@@ -308,7 +304,7 @@ Block = Annotated[
 ]
 
 
-class SourceRef(Strict):
+class SourceRef(Frozen):
     """Where a case was written: file, 1-based line, and the document's index within the file."""
 
     file: Path
@@ -317,7 +313,7 @@ class SourceRef(Strict):
     document: int = 0
 
 
-class Case(Strict):
+class Case(Frozen):
     """One server test: start or reach a server, run setup, make one request, check it."""
 
     name: str

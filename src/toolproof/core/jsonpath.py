@@ -1,0 +1,40 @@
+"""JSONPath (RFC 9535) queries and JSON equality without coercion."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import jsonpath_rfc9535
+
+
+class PathSyntaxError(ValueError):
+    """A JSONPath that RFC 9535 rejects."""
+
+
+@lru_cache(maxsize=2048)
+def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
+    try:
+        return jsonpath_rfc9535.compile(path)
+    except jsonpath_rfc9535.JSONPathError as error:
+        raise PathSyntaxError(f"invalid JSONPath {path!r}: {error}") from None
+
+
+def jsonpath_values(path: str, data: Any) -> list[Any]:
+    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError`."""
+    return [node.value for node in _query(path).find(data)]
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality without coercion: `5` is not `"5"`, `true` is not `1`, `1` equals `1.0`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b and not (isinstance(a, float) and math.isnan(a))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(json_equal(a[key], b[key]) for key in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b

@@ -1,0 +1,94 @@
+"""Run one server case to a verdict: skip, isolate the fixture, observe the server, check the observation."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolproof.check.blocks import check_block
+from toolproof.core.template import fill
+from toolproof.model.result import CaseResult, Failure, Status, Step
+from toolproof.model.server_case import AssertBlock, Block, Case, Expect, TrajectoryBlock
+from toolproof.run.fixture import isolated_fixture
+from toolproof.run.skip import skip_reason
+from toolproof.run.trajectory import run_trajectory
+from toolproof.sources.options import ServerOptions
+from toolproof.sources.server import observe_case
+
+
+async def execute_case(
+    case: Case, options: ServerOptions, *, trial: int = 1, on_answered: Callable[[], None] = lambda: None
+) -> CaseResult:
+    """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
+
+    `on_answered` is called once the request has been answered, before the server is shut down.
+    """
+    started = time.perf_counter()
+
+    def verdict(
+        status: Status,
+        failure: Failure | None = None,
+        *,
+        reason: str | None = None,
+        stderr: str = "",
+        phases: dict[str, float] | None = None,
+        steps: tuple[Step, ...] = (),
+    ) -> CaseResult:
+        return CaseResult(
+            name=case.name,
+            file=case.source.file,
+            line=case.source.line,
+            status=status,
+            failure=failure,
+            reason=reason,
+            duration_s=time.perf_counter() - started,
+            trial=trial,
+            stderr=stderr,
+            phases=phases or {},
+            steps=steps,
+        )
+
+    reason = skip_reason(case, options.environ)
+    if reason:
+        return verdict(Status.SKIP, reason=reason)
+    if isinstance(case.block, TrajectoryBlock):
+        failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
+        return verdict(Status.FAIL if failure else Status.PASS, failure)
+
+    with isolated_fixture(options.fixture) as fixture:
+        variables = {"fixture": str(fixture)} if fixture else {}
+        expect = _resolved_expect(case.block, variables)
+        exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
+        steps = tuple(exchange.steps)
+        if exchange.observation is None:
+            failed = exchange.failure
+            return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
+        failure = check_block(case.block, expect, exchange.observation)
+    return verdict(
+        Status.FAIL if failure else Status.PASS,
+        failure,
+        stderr=exchange.stderr if failure else "",
+        phases=exchange.phases,
+        steps=steps,
+    )
+
+
+def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
+    """The block's expectations as they are checked: `{{fixture}}` filled in file paths (mcp-assert misses
+    file_unchanged), min_progress dropped unless progress is captured."""
+    expect: Expect | None = getattr(block, "expect", None)
+    if not isinstance(expect, Expect):
+        return Expect()
+    update: dict[str, Any] = {}
+    if expect.min_progress is not None and not (isinstance(block, AssertBlock) and block.capture_progress):
+        update["min_progress"] = None  # mcp-assert checks progress only when it was asked to capture it
+    for name in ("file_contains", "file_not_contains"):
+        mapping = getattr(expect, name)
+        if mapping:
+            update[name] = {fill(path, variables): text for path, text in mapping.items()}
+    for name in ("file_not_exists", "file_unchanged"):
+        paths = getattr(expect, name)
+        if paths:
+            update[name] = [fill(path, variables) for path in paths]
+    return expect.model_copy(update=update) if update else expect

@@ -1,0 +1,48 @@
+"""Trajectory cases: checks on a recorded list of tool calls (inline, an audit log, or an intercepted
+session); no server is started."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from toolproof.check.trajectory import check_trajectory, parse_audit_log
+from toolproof.core.template import fill
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.server_case import Case, TraceEntry, TrajectoryBlock
+from toolproof.run.skip import skip_reason
+from toolproof.sources.intercept import Interception
+
+
+def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None) -> Failure | None:
+    """Check the block's inline trace, or its audit log (a relative path is looked up from the working
+    directory first, then from the case file's directory)."""
+    trace: list[TraceEntry] = list(block.trace or [])
+    if block.audit_log:
+        path = Path(fill(block.audit_log, {"fixture": str(fixture)} if fixture else {}))
+        if not path.is_absolute() and not path.exists():
+            path = suite_dir / path
+        try:
+            trace = parse_audit_log(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.strerror}")
+        except ValueError as error:
+            return Failure(kind=FailureKind.CONFIG, message=f"audit_log {path}: {error}")
+    return check_trajectory(block.checks, trace)
+
+
+def intercepted_verdict(case: Case, session: Interception, environ: Mapping[str, str]) -> CaseResult:
+    """The case's trajectory checks on the calls the session recorded (SKIP as the case says)."""
+    assert isinstance(case.block, TrajectoryBlock)
+    reason = skip_reason(case, environ)
+    trace = [call.trace_entry() for call in session.calls]
+    failure = None if reason else check_trajectory(case.block.checks, trace)
+    return CaseResult(
+        name=case.name,
+        file=case.source.file,
+        line=case.source.line,
+        status=Status.SKIP if reason else Status.FAIL if failure else Status.PASS,
+        failure=failure,
+        reason=reason,
+        duration_s=session.duration_s,
+    )
