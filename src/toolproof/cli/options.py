@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from toolproof.api import Reports
     from toolproof.report.baseline import Entry
 
 STDOUT = "-"
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 
 def _seconds(text: str) -> float:
@@ -81,7 +84,7 @@ def baseline_arg(text: str) -> dict[str, Entry]:
 
 
 def add_output_options(
-    parser: argparse.ArgumentParser, *, json_to_stdout: bool = True, run_control: bool = True
+    parser: argparse.ArgumentParser, *, json_to_stdout: bool = True, run_control: bool = False
 ) -> None:
     """Report options common to every command that produces verdicts (`json_to_stdout`: a bare `--json` or
     `--json -` prints the report on stdout), and with `run_control` the options that choose and stop cases
@@ -148,3 +151,32 @@ def settle_json(args: argparse.Namespace, positional: str) -> None:
         return
     setattr(args, positional, [*getattr(args, positional), Path(given)])
     args.json = STDOUT
+
+
+def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Reports:
+    """The reports the output options ask for: the terminal report on stdout (on stderr when `--json -`
+    takes stdout, or with `terminal_to_stderr`), the report files, the Markdown also appended to
+    `$GITHUB_STEP_SUMMARY` when that is set, and the last-failed record under `.toolproof/`."""
+    import os
+
+    from toolproof.api import Reports
+    from toolproof.report.history import STATE_DIR
+
+    to_stderr = terminal_to_stderr or args.json == "-"
+    summary = os.environ.get(STEP_SUMMARY)
+    return Reports(
+        terminal=sys.stderr if to_stderr else sys.stdout,
+        json=args.json,
+        junit=args.junit,
+        verbosity="quiet" if args.quiet else "verbose" if args.verbose else "normal",
+        markdown=args.markdown,
+        step_summaries=(summary,) if summary else (),
+        html=args.html,
+        badge=args.badge,
+        save_baseline=args.save_baseline,
+        baseline=args.baseline,
+        durations=args.durations,
+        threshold=getattr(args, "threshold", None),
+        state_dir=STATE_DIR,
+        title=f"toolproof {getattr(args, 'command', None) or 'run'}",
+    )
