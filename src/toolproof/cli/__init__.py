@@ -10,7 +10,19 @@ from collections.abc import Sequence
 from toolproof import __version__
 from toolproof.exit_codes import ExitCode
 
-COMMANDS = ("run", "check", "intercept", "eval", "schema", "lint", "audit", "fuzz", "conformance")
+COMMANDS = (
+    "run",
+    "ci",
+    "check",
+    "eval",
+    "intercept",
+    "report",
+    "schema",
+    "lint",
+    "audit",
+    "fuzz",
+    "conformance",
+)
 
 
 class Parser(argparse.ArgumentParser):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 # command -> what to do instead
 COMMANDS: dict[str, str] = {
-    "ci": "run `toolproof run` (its exit status is 1 when a case fails)",
     "matrix": "run `toolproof run --server CMD` once per server",
     "coverage": "not available",
     "generate": "write the cases by hand (see README.md, 'A first suite')",
@@ -19,11 +18,6 @@ COMMANDS: dict[str, str] = {
 
 # (command, flag) -> what to do instead
 FLAGS: dict[tuple[str, str], str] = {
-    ("run", "--trials"): "repeated trials are for agents: `toolproof eval --trials N`",
-    ("run", "--markdown"): "write --junit FILE or --json FILE and render those",
-    ("run", "--badge"): "not available",
-    ("run", "--baseline"): "not available",
-    ("run", "--save-baseline"): "not available",
     ("run", "--fix"): "agent-lsp's position re-probing is not available",
     ("run", "--reuse-server"): "every case gets a fresh server",
 }

@@ -56,7 +56,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True
         metavar="DURATION",
         help=f"limit for each call, e.g. 5s (default {DEFAULT_TIMEOUT})",
     )
-    add_output_options(parser, json_switch=True)
+    add_output_options(parser)
 
 
 def parse_headers(text: str) -> dict[str, str]:
