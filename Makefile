@@ -7,7 +7,7 @@ export PATH := $(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: setup browser demo test lint bench clean
 
-setup: $(VENV)/.installed node_modules/.installed browser
+setup: $(VENV)/.installed node_modules/.installed
 
 # The HTML report is tested in headless Chromium: Debian's chromium and chromium-driver, installed when missing.
 browser:
@@ -28,7 +28,7 @@ node_modules/.installed: package.json package-lock.json
 demo: setup
 	toolproof run examples/quickstart
 
-test: setup
+test: setup browser
 	ruff check src tests bench examples
 	mypy
 	lint-imports
