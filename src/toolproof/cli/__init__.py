@@ -10,7 +10,19 @@ from collections.abc import Sequence
 from toolproof import __version__
 from toolproof.exit_codes import ExitCode
 
-COMMANDS = ("run", "check", "intercept", "eval", "schema")
+COMMANDS = (
+    "run",
+    "ci",
+    "check",
+    "eval",
+    "intercept",
+    "report",
+    "schema",
+    "lint",
+    "audit",
+    "fuzz",
+    "conformance",
+)
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
 from toolproof.model.observation import Observation
-from toolproof.model.result import CaseResult, Failure, Status
+from toolproof.model.result import CaseResult, Failure, Status, Step
 from toolproof.model.server_case import AssertBlock, Block, Case, Expect, TrajectoryBlock
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.skip import skip_reason
@@ -39,6 +39,7 @@ async def execute_case(
         reason: str | None = None,
         stderr: str = "",
         phases: dict[str, float] | None = None,
+        steps: tuple[Step, ...] = (),
     ) -> CaseResult:
         return CaseResult(
             name=case.name,
@@ -53,6 +54,7 @@ async def execute_case(
             trial=trial,
             stderr=stderr,
             phases=phases or {},
+            steps=steps,
         )
 
     reason = skip_reason(case, options.environ)
@@ -68,8 +70,10 @@ async def execute_case(
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)
         exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
+        steps = tuple(exchange.steps)
         if exchange.observation is None:
-            return verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
+            failed = exchange.failure
+            return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
         on_observed(exchange.observation)
         failure = check_block(case.block, expect, exchange.observation)
     return verdict(
@@ -77,6 +81,7 @@ async def execute_case(
         failure,
         stderr=exchange.stderr if failure else "",
         phases=exchange.phases,
+        steps=steps,
     )
 
 

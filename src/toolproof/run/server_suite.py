@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import anyio
+
+from toolproof.check.trials import combine
 from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
@@ -15,21 +18,41 @@ from toolproof.sources.options import ServerOptions
 
 
 async def run_server_suite(
-    items: Sequence[Case | LoadError], options: ServerOptions, *, jobs: int, sink: Sink
+    items: Sequence[Case | LoadError],
+    options: ServerOptions,
+    *,
+    jobs: int,
+    sink: Sink,
+    trials: int = 1,
+    maxfail: int = 0,
 ) -> list[CaseResult]:
     """Every case's verdict (one ERROR result per document that did not load), in suite order; no server
-    process outlives the call, even when it is cancelled."""
+    process outlives the call, even when it is cancelled. With `trials` > 1 each case runs that many times
+    (its trials at once, at most `jobs` trials of all cases running) and its one result carries the trial
+    statistics; with `maxfail` the run stops after that many failed cases."""
+    trial_slots = anyio.CapacityLimiter(max(1, jobs))
 
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
-        if isinstance(item, Case):
+        if not isinstance(item, Case):
+            return load_error_result(*item)
+        if trials == 1:
             return await execute_case(item, options, on_answered=slot.release)
-        return load_error_result(*item)
+        done: list[CaseResult | None] = [None] * trials
+
+        async def one(number: int) -> None:
+            async with trial_slots:
+                done[number - 1] = await execute_case(item, options, trial=number)
+
+        async with anyio.create_task_group() as group:
+            for number in range(1, trials + 1):
+                group.start_soon(one, number)
+        return combine([result for result in done if result is not None])
 
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
     try:
-        return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+        return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail)
     finally:
         if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
             from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK

@@ -8,7 +8,14 @@ from toolproof.core.template import expand_env, fill, unset_references
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport, check_url
+from toolproof.model.server_case import (
+    AuthConfig,
+    ClientCapabilities,
+    SamplingMock,
+    ServerConfig,
+    Transport,
+    check_url,
+)
 from toolproof.sources.options import ServerOptions
 
 
@@ -53,10 +60,28 @@ def connect_spec(
         url=url,
         headers={key: expand_env(value, options.environ) for key, value in server.headers.items()},
         mocks=_mocks(server.client_capabilities, variables, sampling),
+        auth=_auth(server, options),
         protocol=options.protocol,
         request_timeout=request_timeout,
         max_message_bytes=options.max_message_bytes,
     )
+
+
+def _auth(server: ServerConfig, options: ServerOptions) -> AuthConfig | None:
+    """The case's `auth:`, else the command line's for a server over HTTP, expanded."""
+    auth = server.auth or (options.auth if server.transport is not Transport.STDIO else None)
+    return expand_auth(auth, options.environ) if auth else None
+
+
+def expand_auth(auth: AuthConfig, environ: Mapping[str, str]) -> AuthConfig:
+    """The `auth:` block with `${VAR}` expanded in every text value."""
+    expanded = {
+        name: expand_env(value, environ) if isinstance(value, str) else value
+        for name, value in auth.model_dump().items()
+        if name != "scopes"
+    }
+    expanded["scopes"] = [expand_env(scope, environ) for scope in auth.scopes]
+    return AuthConfig.model_validate(expanded)
 
 
 def _docker_args(
