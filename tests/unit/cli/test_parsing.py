@@ -50,9 +50,9 @@ def test_an_mcp_assert_flag_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--fix is an mcp-assert flag" in err
 
 
-def test_an_mcp_assert_command_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(capsys, "watch", "--suite", "x")
-    assert "'watch' is an mcp-assert command toolproof does not have" in err
+def test_an_mcp_assert_flag_of_an_authoring_command_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    err = usage_error(capsys, "watch", "--suite", "x", "--interval", "2s")  # every mcp-assert command exists
+    assert "--interval is an mcp-assert flag `toolproof watch` does not have" in err
 
 
 def test_the_table_names_only_what_toolproof_lacks() -> None:
