@@ -6,10 +6,15 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from toolproof.check.registry import Verdict, checker
 from toolproof.check.steps import Steps, arrow, expectation_failure, shown
 from toolproof.model.result import Failure
 from toolproof.model.scenario import SequenceCheck
+
+if TYPE_CHECKING:
+    from toolproof.check.run_view import Scoped
 
 # --- sequences ----------------------------------------------------------------------------------------------
 
@@ -152,3 +157,16 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
         missing_calls=missing,
         extra_calls=extra,
     )
+
+
+# --- registered checker -------------------------------------------------------------------------------------
+
+
+def _describe(check: SequenceCheck) -> str:
+    shown = " | ".join(" -> ".join(each) or "(none)" for each in check.sequences)
+    return f"{'forbidden ' if check.forbidden else ''}sequence ({check.mode}): {shown}"
+
+
+@checker(SequenceCheck, describe=_describe)
+def _sequence(check: SequenceCheck, at: Scoped) -> Verdict:
+    return sequence(check, at.calls)

@@ -7,7 +7,8 @@ each turn. Checks are plain data; `toolproof.check.scenario` evaluates them over
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field
 
@@ -140,6 +141,10 @@ class Check(Frozen):
     line: int = 0
     column: int = 0
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        """The check with every tool name it lists passed through `rename` (itself when it lists none)."""
+        return self
+
 
 class ToolsCalled(Check):
     """Every listed tool was called at least once."""
@@ -147,12 +152,18 @@ class ToolsCalled(Check):
     kind: Literal["tools_called"] = "tools_called"
     tools: tuple[str, ...]
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tools": tuple(map(rename, self.tools))})
+
 
 class ToolsNotCalled(Check):
     """None of the listed tools was called."""
 
     kind: Literal["tools_not_called"] = "tools_not_called"
     tools: tuple[str, ...]
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tools": tuple(map(rename, self.tools))})
 
 
 class CallCheck(Check):
@@ -180,6 +191,9 @@ class CallCheck(Check):
     max_count: int | None = None
     calls: tuple[CallCheck, ...] = ()
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"name": rename(self.name)})
+
 
 SequenceMode = Literal["ordered", "adjacent", "exact", "unordered", "subset", "superset"]
 
@@ -198,6 +212,10 @@ class SequenceCheck(Check):
     sequences: tuple[tuple[str, ...], ...]
     forbidden: bool = False
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        renamed = tuple(tuple(map(rename, each)) for each in self.sequences)
+        return self.model_copy(update={"sequences": renamed})
+
 
 class ToolInputCheck(Check):
     """Some call of `tool` has arguments that satisfy one test (MCPLab `tool_input_assertions`).
@@ -213,6 +231,9 @@ class ToolInputCheck(Check):
     value: str = ""
     has_equals: bool = False
     equals: Any = None
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tool": rename(self.tool)})
 
 
 TextOp = Literal["contains", "not_contains", "starts_with", "ends_with", "equals"]
