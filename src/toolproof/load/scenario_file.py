@@ -108,14 +108,14 @@ class _Own(CheckReader):
         skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
         tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
         metadata: dict[str, Any] = {"tags": tags} if tags else {}
+        servers = agent = None
         if "servers" in data:
-            metadata["servers"], errors = read_servers(r.document, data["servers"], ("servers",))
+            servers, errors = read_servers(r.document, data["servers"], ("servers",))
             r.errors.extend(errors)
         if "agent" in data:
-            metadata["agent"], errors = read_agent(r.document, data["agent"], ("agent",))
+            agent, errors = read_agent(r.document, data["agent"], ("agent",))
             r.errors.extend(errors)
-        if "target" in data:
-            metadata["target"] = read_target(r, data["target"], ("target",))
+        target = read_target(r, data["target"], ("target",)) if "target" in data else None
         if r.errors or name is None:
             return list(r.errors)
         case = AgentCase(
@@ -130,6 +130,9 @@ class _Own(CheckReader):
             system=data.get("system"),
             custom_body=data.get("body"),
             skip=bool(skip),
+            target=target,
+            servers=servers,
+            agent=agent,
             metadata=metadata,
         )
         return r.finish(case, self.placed)

@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field
 
 from toolproof.model.base import Frozen
-from toolproof.model.server_case import SourceRef
+from toolproof.model.server_case import ServerConfig, SourceRef
+from toolproof.model.target import HttpTarget
 
 RegexFlavor = Literal["re2", "js", "python"]
 """Which regex dialect a pattern is written in: Go RE2, JavaScript, or Python's `regex` module."""
@@ -396,8 +397,13 @@ class AgentCase(Frozen):
     `context` holds the case's variables (for expressions and message templates); `custom_body` the exact
     request body for HTTP targets; `strip_server_prefix` rewrites a listed tool name `server:tool` to `tool`
     when only the short name was called (MCPLab's alias rule); `extract` reads values out of the final reply
-    for the report; `metadata` keeps dialect-specific settings (agents, servers, ...) that do not affect
-    checking.
+    for the report.
+
+    Where the case runs: `target`, an agent reached over HTTP (no model, no server of toolproof's); else
+    `servers`, the MCP servers of the case's own agent (None: the project's), and `agent`, the case's own
+    agent settings (only the keys given). `metadata` keeps dialect-specific settings that do not affect
+    checking (MCPLab's `servers` labels, `mcp_servers`, `server_pool` and `agent_configs` are resolved
+    against the project when the run is planned).
     """
 
     name: str
@@ -413,6 +419,9 @@ class AgentCase(Frozen):
     strip_server_prefix: bool = False
     extract: tuple[Extraction, ...] = ()
     skip: bool = False
+    target: HttpTarget | None = None
+    servers: dict[str, ServerConfig] | None = None
+    agent: dict[str, Any] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @property
