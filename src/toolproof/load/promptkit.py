@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader, as_document, source_ref
-from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.load.yaml_source import KeyPath
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
@@ -35,6 +36,9 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
+
+detect = shapes.promptkit
+"""The shape test of this dialect (`load/shapes.py`)."""
 
 TOP_KEYS = frozenset({"apiVersion", "kind", "metadata", "spec"})
 SPEC_KEYS = frozenset(
@@ -63,6 +67,7 @@ SPEC_KEYS = frozenset(
 TURN_KEYS = frozenset(
     {"role", "content", "parts", "assertions", "streaming", "consent_overrides", "tts", "perturbations"}
 )
+
 ASSERTION_KEYS = ("type", "params", "message", "when", "pass_threshold")
 PARAMS: dict[str, tuple[str, ...]] = {
     "content_includes": ("patterns",),
@@ -72,17 +77,6 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "tool_calls_with_args": ("tool_name", "expected_args", "required_args", "args_match"),
     "guardrail_triggered": ("guardrail", "validator", "expected", "assertions"),
 }
-
-
-def detect(document: object) -> bool:
-    """A PromptKit Scenario manifest."""
-    data = document.data if isinstance(document, Document) else document
-    if not isinstance(data, Mapping):
-        return False
-    api = data.get("apiVersion")
-    return data.get("kind") == "Scenario" and (
-        (isinstance(api, str) and api.startswith("promptkit.")) or isinstance(data.get("spec"), Mapping)
-    )
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:
