@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # --- sequences ----------------------------------------------------------------------------------------------
 
 
-def _ordered(expected: Sequence[str], steps: Steps) -> int:
+def ordered_prefix(expected: Sequence[str], steps: Steps) -> int:
     """How many leading items of `expected` occur in order (greedy, leftmost)."""
     cursor = 0
     for matched, name in enumerate(expected):
@@ -47,7 +47,7 @@ def _adjacent(expected: Sequence[str], steps: Steps) -> int | None:
 
 def _holds(mode: str, expected: Sequence[str], steps: Steps) -> bool:
     if mode == "ordered":
-        return _ordered(expected, steps) == len(expected)
+        return ordered_prefix(expected, steps) == len(expected)
     if mode == "adjacent":
         return _adjacent(expected, steps) is not None
     if mode == "exact":
@@ -99,7 +99,7 @@ def _forbidden_sequence(check: SequenceCheck, expected: Sequence[str], steps: St
 def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failure:
     called = list(steps.names[:1000])
     if mode == "ordered":
-        matched = _ordered(expected, steps)
+        matched = ordered_prefix(expected, steps)
         first = expected[matched]
         if first not in steps.where:
             message = f"Required tool in sequence not used: {first}"
