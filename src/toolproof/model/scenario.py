@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field
 
 from toolproof.model.base import Frozen
-from toolproof.model.server_case import ServerConfig, SourceRef
+from toolproof.model.envelope import CaseEnvelope
+from toolproof.model.server_case import ServerConfig
 from toolproof.model.target import HttpTarget
 
 RegexFlavor = Literal["re2", "js", "python"]
@@ -391,7 +392,7 @@ class AgentTurn(Frozen):
     line: int = 0
 
 
-class AgentCase(Frozen):
+class AgentCase(CaseEnvelope):
     """One agent test: a conversation, checks per turn and on the whole conversation.
 
     `context` holds the case's variables (for expressions and message templates); `custom_body` the exact
@@ -406,9 +407,7 @@ class AgentCase(Frozen):
     against the project when the run is planned).
     """
 
-    name: str
     id: str | None = None
-    source: SourceRef
     dialect: str
     turns: tuple[AgentTurn, ...] = ()
     assertions: tuple[Assertion, ...] = ()
@@ -418,15 +417,10 @@ class AgentCase(Frozen):
     custom_body: Any = None
     strip_server_prefix: bool = False
     extract: tuple[Extraction, ...] = ()
-    skip: bool = False
     target: HttpTarget | None = None
     servers: dict[str, ServerConfig] | None = None
     agent: dict[str, Any] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @property
-    def node_id(self) -> str:
-        return f"{self.source.file}::{self.name}"
 
     def all_assertions(self) -> list[tuple[int | None, Assertion]]:
         """Every check with its turn index (None = conversation level), turns first."""
