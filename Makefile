@@ -31,6 +31,7 @@ test: setup
 bench: setup
 	python bench/run_bench.py
 	python bench/bench_assertions.py
+	python bench/bench_notifications.py
 
 clean:
 	rm -rf $(VENV) node_modules

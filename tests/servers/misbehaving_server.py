@@ -18,10 +18,16 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   stderr_flood     writes STDERR_BYTES (default 4 MiB) to stderr before initialize and during a call
   bad_result       answers tools/call with content that is not valid MCP
   odd_notifications  sends a vendor notification and an invalid log notification during a call
+  silent_listing   never answers tools/list; answers tools/call (with structuredContent if STRUCTURED is set)
+  wrong_id         answers tools/call with an id 1000 higher than the request's
+  batch            answers tools/call inside a JSON-RPC batch array
+  init_notifications  sends tools/list_changed and a log message as soon as it is initialized
+  notification_flood  sends NOTIFICATIONS (default 10 000) log notifications before answering tools/call
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
-PID_FILE, if set, receives the pids of the children it starts, one per line; SERVER_PID_FILE its own pid.
+PID_FILE, if set, receives the pids of the children it starts, one per line; SERVER_PID_FILE its own pid;
+METHODS_FILE the method of every request it receives, one per line.
 """
 
 from __future__ import annotations
@@ -127,6 +133,23 @@ def call_tool(request_id: Any) -> None:
     elif MODE == "bad_result":
         send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "bogus"}]}})
         return
+    elif MODE == "silent_listing" and os.environ.get("STRUCTURED"):
+        result = {"content": [{"type": "text", "text": "ok"}], "structuredContent": {"ok": True}}
+        send({"jsonrpc": "2.0", "id": request_id, "result": result})
+        return
+    elif MODE == "wrong_id":
+        reply = {"content": [{"type": "text", "text": "ok"}]}
+        send({"jsonrpc": "2.0", "id": request_id + 1000, "result": reply})
+        return
+    elif MODE == "batch":
+        reply = {"content": [{"type": "text", "text": "ok"}]}
+        sys.stdout.write(json.dumps([{"jsonrpc": "2.0", "id": request_id, "result": reply}]) + "\n")
+        sys.stdout.flush()
+        return
+    elif MODE == "notification_flood":
+        note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                           "params": {"level": "info", "data": "tick"}}) + "\n"
+        sys.stdout.write(note * int(os.environ.get("NOTIFICATIONS", "10000")))
     elif MODE == "odd_notifications":
         notify("notifications/x-vendor/custom", {"answer": 42})
         notify("notifications/message", {"level": "NOTALEVEL", "data": 1})
@@ -140,8 +163,14 @@ def serve() -> None:
             continue
         message = json.loads(line)
         request_id, method = message.get("id"), message.get("method")
+        if method == "notifications/initialized" and MODE == "init_notifications":
+            notify("notifications/tools/list_changed", {})
+            notify("notifications/message", {"level": "info", "data": "ready"})
         if request_id is None or method is None:
             continue
+        if "METHODS_FILE" in os.environ:
+            with open(os.environ["METHODS_FILE"], "a") as handle:
+                handle.write(f"{method}\n")
         if method == "initialize":
             if MODE == "silent_init":
                 continue
@@ -152,6 +181,8 @@ def serve() -> None:
             }
             send({"jsonrpc": "2.0", "id": request_id, "result": result})
         elif method == "tools/list":
+            if MODE == "silent_listing":
+                continue
             tool = {"name": "t", "inputSchema": {"type": "object"}}
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool]}})
         elif method == "tools/call":

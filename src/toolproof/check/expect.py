@@ -65,10 +65,16 @@ def _decoded(content: bytes) -> str:
     return content.decode("utf-8", "replace")
 
 
-def _recorded(files: Mapping[str, bytes | None], path: str, when: str) -> bytes | None:
+def _recorded(files: Mapping[str, bytes | str | None], path: str, when: str) -> bytes | str | None:
+    """What the runner read at `path`: bytes, None (absent), or why it could not read what is there."""
     if path not in files:
         raise LookupError(f"the runner did not read {path} {when} the call")
     return files[path]
+
+
+def _unreadable(check: str, path: str, why: str, expected: Any = None) -> Failure:
+    message = f"{path} exists after the call but cannot be read as a file ({why})"
+    return _fail(check, message, expected, None, path=path)
 
 
 def check_not_error(expect: Expect, obs: Observation) -> Failure | None:
@@ -244,6 +250,8 @@ def check_file_contains(expect: Expect, obs: Observation) -> Failure | None:
         content = _recorded(obs.files_after, path, "after")
         if content is None:
             return _fail("file_contains", f"{path} does not exist after the call", needle, None, path=path)
+        if isinstance(content, str):
+            return _unreadable("file_contains", path, content, needle)
         if needle.encode() not in content:
             text = _decoded(content)
             size = counted(len(content), "byte")
@@ -258,6 +266,8 @@ def check_file_not_contains(expect: Expect, obs: Observation) -> Failure | None:
         if content is None:
             why = f"{path} does not exist after the call"
             return _fail("file_not_contains", why, needle, None, path=path)
+        if isinstance(content, str):
+            return _unreadable("file_not_contains", path, content, needle)
         if needle.encode() in content:
             text = _decoded(content)
             at = text.find(needle)
@@ -270,6 +280,9 @@ def check_file_not_contains(expect: Expect, obs: Observation) -> Failure | None:
 def check_file_not_exists(expect: Expect, obs: Observation) -> Failure | None:
     for path in expect.file_not_exists or []:
         content = _recorded(obs.files_after, path, "after")
+        if isinstance(content, str):
+            why = f"{path} exists after the call ({content})"
+            return _fail("file_not_exists", why, None, None, path=path)
         if content is not None:
             return _fail("file_not_exists", f"{path} exists after the call ({counted(len(content), 'byte')})",
                          None, _decoded(content), path=path)
@@ -300,6 +313,10 @@ def check_file_unchanged(expect: Expect, obs: Observation) -> Failure | None:
         after = _recorded(obs.files_after, path, "after")
         if before is None:
             return _fail("file_unchanged", f"{path} did not exist before the call", None, None, path=path)
+        if isinstance(before, str) or isinstance(after, str):
+            reason = before if isinstance(before, str) else str(after)
+            why = f"{path} cannot be read as a file ({reason})"
+            return _fail("file_unchanged", why, None, None, path=path)
         if after is None:
             why = f"{path} was deleted by the call"
             return _fail("file_unchanged", why, _decoded(before), None, path=path)

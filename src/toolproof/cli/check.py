@@ -1,7 +1,7 @@
 """`toolproof check`: judge recorded agent runs (traces) against agent cases, without running anything.
 
-Which runs each case is checked against, and how, is `run.trace_suite`'s: this module reads the arguments,
-the traces and the cases, and reports.
+Which runs each case is checked against, and how, is `run.trace_suite`'s; reading the traces and the cases
+is `toolproof.api.check_traces`'s: this module reads the arguments.
 
 `--trace` takes every path up to the next option, so the cases stand before it (`check CASES --trace T1 T2`)
 or after `--` (`check --trace T1 T2 -- CASES`); when no case path stands elsewhere, the last path after
@@ -13,20 +13,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
-from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from toolproof.cli.options import add_output_options
-
-if TYPE_CHECKING:
-    from toolproof.model.result import CaseResult
-    from toolproof.model.transcript import Transcript
-
-TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
+from toolproof.cli.options import add_output_options, reports
+from toolproof.cli.outcome import exit_status
+from toolproof.exit_codes import ExitCode, UsageError
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +27,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check recorded agent runs (traces) against agent cases",
         description="Check the agent runs recorded in trace files against agent cases (MCPLab, Mibo, "
         "PromptKit or toolproof scenario files). Exit status: 0 all passed, 1 any failed, 2 usage or load "
-        "error.",
+        "error, 5 nothing checked (no case, or no recorded run for any case).",
     )
     parser.add_argument(
         "cases",
@@ -77,111 +69,41 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolproof import api
     from toolproof.core.writing import warn
-    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
-    from toolproof.load.walk import files_under
-    from toolproof.run.trace_suite import check_runs, has_judge, pair
-    from toolproof.sources.traces import TraceError, UnknownFormat
 
     try:
-        zone = _zone(args.timezone)
-        now = _moment(args.now, zone) if args.now else None
         trace_paths, case_paths = split_paths(args.trace, args.cases)
-    except ValueError as error:
-        return _usage(str(error))
-    try:
-        traces = [  # (file, whether it was named itself rather than found in a directory)
-            (path, path == given) for given in trace_paths for path in files_under(given, TRACE_SUFFIXES)
-        ]
-        recorded = {path.resolve() for path, _ in traces}
-        case_files = [
-            path
-            for given in case_paths
-            for path in files_under(given, CASE_SUFFIXES)
-            if path.resolve() not in recorded
-        ]
-    except FileNotFoundError as error:
-        return _usage(f"{error.args[0]}: no such file or directory")
-    runs: list[Transcript] = []
-    for path, named in traces:
-        try:
-            runs.extend(_read(path, args))
-        except UnknownFormat as error:
-            if named:
-                return _usage(f"{path}: {error}")
-            warn(f"{path}: skipped, {error}")
-        except TraceError as error:
-            return _usage(f"{path}: {error}")
-    cases, errors = load_agent_cases(case_files)
-    judged = [case.name for case in cases if has_judge(case)]
-    if judged and not args.skip_judge:
-        shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
-        return _usage(
-            f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
-            "report them as not evaluated"
+        if not args.cases:
+            warn(
+                f"check: took {case_paths[0]} as the cases (the last path after --trace); put the cases "
+                "before --trace or after -- to say so"
+            )
+        result = api.check_traces(
+            case_paths,
+            trace_paths,
+            skip_judge=args.skip_judge,
+            by_case=args.by_case,
+            timezone=args.timezone,
+            now=args.now,
+            platform=args.platform,
+            response_path=args.response_path,
+            reports=reports(args),
         )
-    pairs = pair(cases, runs)
-    if cases and runs and not any(pairs.values()):
-        return _usage(
-            "no recorded run matches any case (runs name scenarios "
-            f"{sorted({r.scenario for r in runs if r.scenario}) or 'none'})"
-        )
-    results = check_runs(cases, errors, pairs, zone, now, by_case=args.by_case)
-    return _report(results, args)
+    except UsageError as problem:
+        print(f"toolproof check: {problem}", file=sys.stderr)
+        return ExitCode.USAGE
+    return exit_status("toolproof check", result)
 
 
 def split_paths(traces: Sequence[Path], cases: Sequence[Path]) -> tuple[list[Path], list[Path]]:
     """The trace paths and the case paths: with no case path given apart, the last path after `--trace` is
-    the cases. Raises ValueError when no case path is left."""
+    the cases. Raises UsageError when no case path is left."""
     if cases:
         return list(traces), list(cases)
     if len(traces) < 2:
-        raise ValueError(
+        raise UsageError(
             "no cases given: put the case files before --trace or after -- (--trace takes every path up to "
             "the next option)"
         )
     return list(traces[:-1]), list(traces[-1:])
-
-
-def _usage(message: str) -> int:
-    print(f"toolproof check: {message}", file=sys.stderr)
-    return 2
-
-
-def _zone(name: str | None) -> tzinfo:
-    if name is None:
-        local = datetime.now().astimezone().tzinfo
-        assert local is not None
-        return local
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"--timezone {name}: not a time zone name") from None
-
-
-def _moment(text: str, zone: tzinfo) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"--now {text}: not an ISO 8601 date-time") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
-
-
-def _read(path: Path, args: argparse.Namespace) -> list[Transcript]:
-    from toolproof.sources.traces import read_traces
-
-    return read_traces(path, platform=args.platform, response_path=args.response_path)
-
-
-def _report(results: list[CaseResult], args: argparse.Namespace) -> int:
-    from toolproof.cli.reporting import build_sinks, exit_status
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-
-    started = time.monotonic()
-    sink = build_sinks(args, ())
-    sink.handle(RunStarted(total=len(results), title="toolproof check"))
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=results, duration_s=time.monotonic() - started))
-    return exit_status(results)

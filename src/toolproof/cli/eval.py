@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg
+from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
+from toolproof.cli.outcome import exit_status
+from toolproof.exit_codes import ExitCode, UsageError
 
-if TYPE_CHECKING:
-    from toolproof.load.project_file import ProjectConfig, ProviderSettings
-    from toolproof.model.server_case import ServerConfig
-    from toolproof.model.target import HttpTarget
-
-DEFAULT_TIMEOUT_S = 300.0
 PROVIDERS = ("openai", "anthropic", "scripted")
 
 
@@ -36,7 +29,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="run agent scenarios with a model and MCP servers, and check them",
         description="Run every agent case (toolproof, MCPLab, Mibo or PromptKit files) through a model and "
         "the case's MCP servers, then check and judge the run. Settings come from toolproof.yaml (or "
-        "--config); flags override it. Exit status: 0 all passed, 1 any failed, 2 usage or load error.",
+        "--config); flags override it. Exit status: 0 all passed, 1 any failed, 2 usage or load error, 5 no "
+        "case found.",
     )
     parser.add_argument("paths", nargs="+", type=Path, metavar="SCENARIOS", help="case files or directories")
     parser.add_argument(
@@ -72,6 +66,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help="an HTTP agent (a target file) for cases that name no servers and no target",
     )
+    parser.add_argument(
+        "--fixture", type=Path, metavar="DIR", help="fixture directory; each trial gets a copy as {{fixture}}"
+    )
     parser.add_argument("--trials", type=jobs_arg, metavar="N", help="run each case N times (default 1)")
     parser.add_argument(
         "--k", dest="k", type=jobs_arg, metavar="K", help="k of pass@k and pass^k (default N)"
@@ -102,195 +99,40 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=run)
 
 
-class _Usage(Exception):
-    """A usage or configuration problem that stops the command before anything runs (exit status 2)."""
-
-
 def run(args: argparse.Namespace) -> int:
+    from toolproof import api
+
     try:
-        return _run(args)
-    except _Usage as problem:
-        print(f"toolproof eval: {problem}", file=sys.stderr)
-        return 2
-
-
-def _run(args: argparse.Namespace) -> int:
-    import anyio
-
-    from toolproof.cli.interrupt import Interrupted, run_until_signal
-    from toolproof.cli.reporting import build_sinks, exit_status
-    from toolproof.load import SelectionError
-    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
-    from toolproof.load.walk import files_under
-    from toolproof.run.agent_plan import Plan, plan_cases
-    from toolproof.run.agent_suite import EvalOptions, run_agent_suite
-    from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
-    from toolproof.run.providers import ProviderPool
-    from toolproof.run.recorded_settings import RecordedSettings
-    from toolproof.run.trace_suite import has_judge
-    from toolproof.sources.options import ServerOptions
-
-    project, project_path = _project(args.config)
-    target = _fallback_target(args, project)
-    settings = {path.resolve() for path in _settings_files(args, project, project_path)}
-    try:
-        files = [
-            path
-            for given in args.paths
-            for path in files_under(given, CASE_SUFFIXES)
-            if path.resolve() not in settings
-        ]
-    except FileNotFoundError as error:
-        raise _Usage(f"{error.args[0]}: no such file or directory") from None
-    cases, errors = load_agent_cases(files)
-    try:
-        cases = _selected(cases, args.select)
-    except SelectionError as error:
-        raise _Usage(str(error)) from None
-    flags = {
-        "provider": args.provider,
-        "model": args.model,
-        "base_url": args.base_url,
-        "api_key_env": args.api_key_env,
-        "script": args.script.resolve() if args.script else None,
-        "max_steps": args.max_steps,
-    }
-    replayed = RecordedSettings(args.replay.resolve()) if args.replay else None  # no provider, no key
-    plans = plan_cases(
-        cases,
-        project,
-        flags,
-        _servers(args.server),
-        target=target,
-        recorded=replayed.agent if replayed else None,
-    )
-    trials = args.trials or project.trials or 1
-    k = args.k or project.k
-    if k is not None and k > trials:
-        raise _Usage(f"--k {k} is more than the {trials} trial(s) run")
-    environ = dict(os.environ)
-    pool = ProviderPool(environ)
-    providers, planned = ({}, plans) if replayed else make_providers(plans, pool)
-    judged = [plan for plan in planned if isinstance(plan, Plan) and has_judge(plan.case)]
-    judge_settings = _judge_settings(args, project)
-    judge = None
-    if not args.skip_judge:
-        try:
-            judge = make_judge(judge_settings, args.provider or project.provider, pool, replayed, judged)
-        except SetupError as error:
-            raise _Usage(str(error)) from None
-    if judged and judge is None and not args.skip_judge:
-        names = [plan.case.name for plan in judged]
-        raise _Usage(
-            f"judge checks need a judge ({', '.join(names[:3])}{' and more' if len(names) > 3 else ''}): "
-            "give --judge-provider/--judge-model or judge: in toolproof.yaml, or --skip-judge"
+        result = api.evaluate(
+            args.paths,
+            config=args.config,
+            provider=args.provider,
+            model=args.model,
+            base_url=args.base_url,
+            api_key_env=args.api_key_env,
+            script=args.script,
+            max_steps=args.max_steps,
+            judge_provider=args.judge_provider,
+            judge_model=args.judge_model,
+            judge_base_url=args.judge_base_url,
+            judge_script=args.judge_script,
+            skip_judge=args.skip_judge,
+            servers=args.server,
+            target=args.target,
+            trials=args.trials,
+            k=args.k,
+            pass_threshold=args.pass_threshold,
+            record=args.record,
+            replay=args.replay,
+            save_traces=args.save_traces,
+            timeout=args.timeout,
+            fixture=args.fixture,
+            jobs=args.jobs,
+            select=args.select,
+            reports=reports(args),
+            handle_signals=True,
         )
-    options = EvalOptions(
-        server=ServerOptions(environ=environ, timeout_s=args.timeout or project.timeout or DEFAULT_TIMEOUT_S),
-        providers=providers,
-        judge=judge,
-        trials=trials,
-        k=k,
-        pass_threshold=args.pass_threshold
-        if args.pass_threshold is not None
-        else project.pass_threshold or 1.0,
-        record=args.record.resolve() if args.record else None,
-        replay=args.replay.resolve() if args.replay else None,
-        save_traces=args.save_traces.resolve() if args.save_traces else None,
-        secrets=frozenset(run_secrets(planned, environ, judge_settings.api_key_env)),
-    )
-    jobs = args.jobs or project.jobs or os.cpu_count() or 2
-    sink = build_sinks(args, options.secrets)
-
-    async def main() -> list[Any]:
-        try:
-            return await run_agent_suite([*errors, *planned], options, jobs=jobs, sink=sink)
-        finally:
-            with anyio.CancelScope(shield=True):
-                await pool.aclose()
-
-    outcome = run_until_signal(main)
-    if isinstance(outcome, Interrupted):
-        return outcome.report("toolproof eval")
-    return exit_status(outcome)
-
-
-def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:
-    from toolproof.load.project_file import PROJECT_FILE, ProjectConfig, load_project
-
-    if path is None:
-        default = Path(PROJECT_FILE)
-        if not default.is_file():
-            return ProjectConfig(), None
-        path = default
-    elif not path.is_file():
-        raise _Usage(f"--config {path}: no such file")
-    config, errors = load_project(path)
-    if errors:
-        raise _Usage("\n".join(str(error) for error in errors))
-    return config, path
-
-
-def _fallback_target(args: argparse.Namespace, project: ProjectConfig) -> HttpTarget | None:
-    """The HTTP agent of cases that name no servers and no target: `--target FILE`, else the project file's
-    `target:` unless `--server` gives those cases servers instead."""
-    from toolproof.load.target import load_target_file
-
-    if args.target is None:
-        return None if args.server else project.target
-    if args.server:
-        raise _Usage("--target and --server both say how cases that name none reach their agent: give one")
-    if not args.target.is_file():
-        raise _Usage(f"--target {args.target}: no such file")
-    loaded = load_target_file(args.target)
-    if isinstance(loaded, list):
-        raise _Usage("\n".join(str(error) for error in loaded))
-    return loaded
-
-
-def _settings_files(args: argparse.Namespace, project: ProjectConfig, path: Path | None) -> list[Path]:
-    """The project file, the target file and the scripts in use: not cases, even among the cases."""
-    found = [path, args.target, args.script, args.judge_script, project.script]
-    found += [project.judge.script if project.judge else None]
-    found += [agent.script for agent in project.agents.values()]
-    return [each for each in found if each is not None]
-
-
-def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
-    """The cases whose node id (`file::name`) matches `pattern`, as `toolproof run -k` selects."""
-    from toolproof.load import select
-
-    chosen: list[Any] = select(cases, pattern)
-    return chosen
-
-
-def _servers(given: list[str]) -> dict[str, ServerConfig]:
-    """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
-    from toolproof.model.server_case import ServerConfig
-
-    found: dict[str, ServerConfig] = {}
-    for text in given:
-        name, _, command = text.partition("=") if "=" in text.split(" ", 1)[0] else ("", "", text)
-        try:
-            words = shlex.split(command)
-        except ValueError as error:
-            raise _Usage(f"--server {text!r}: {error}") from None
-        if not words:
-            raise _Usage(f"--server {text!r}: no command")
-        name = name or ("server" if not found else f"server{len(found) + 1}")
-        found[name] = ServerConfig(command=words[0], args=words[1:])
-    return found
-
-
-def _judge_settings(args: argparse.Namespace, project: ProjectConfig) -> ProviderSettings:
-    """The judge's settings: the project file's `judge:` with the judge flags over it."""
-    from toolproof.load.project_file import ProviderSettings
-
-    flags = {
-        "provider": args.judge_provider,
-        "model": args.judge_model,
-        "base_url": args.judge_base_url,
-        "script": args.judge_script.resolve() if args.judge_script else None,
-    }
-    given = project.judge or ProviderSettings()
-    return given.model_copy(update={key: value for key, value in flags.items() if value is not None})
+    except UsageError as problem:
+        print(f"toolproof eval: {problem}", file=sys.stderr)
+        return ExitCode.USAGE
+    return exit_status("toolproof eval", result)

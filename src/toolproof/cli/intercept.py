@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import add_output_options, limit_arg
+from toolproof.cli.options import add_output_options, limit_arg, reports
+from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
@@ -58,7 +59,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def _usage(message: str) -> int:
     print(f"{_NAME}: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,8 +124,8 @@ def _proxy(command: list[str], timeout_s: float | None) -> Interception | str:
 def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> int:
     """Note how the session ended, write the audit log, report the verdict; return the exit status (128 +
     the signal number when a stop signal ended the session, as `toolproof run` does)."""
-    from toolproof.cli.interrupt import Interrupted
     from toolproof.core.writing import warn, write_best_effort
+    from toolproof.run.interrupt import Interrupted
     from toolproof.run.secrets import run_secrets
     from toolproof.run.trajectory import intercepted_verdict
     from toolproof.sources.intercept import audit_log
@@ -140,13 +141,8 @@ def _conclude(case: Case, session: Interception, args: argparse.Namespace) -> in
 
 
 def _report(results: list[CaseResult], args: argparse.Namespace, secrets: set[str]) -> int:
-    from toolproof.cli.reporting import build_sinks, exit_status
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
+    from toolproof.api import exit_code_of, report_results
 
-    sink = build_sinks(args, secrets, terminal=sys.stderr)
-    sink.handle(RunStarted(total=len(results), title=_NAME))
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=results, duration_s=sum(result.duration_s for result in results)))
-    return exit_status(results)
+    sink = reports(args, terminal_to_stderr=True).sink(secrets)
+    report_results(results, sink, _NAME, sum(result.duration_s for result in results))
+    return exit_code_of(results)

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolproof.api import Reports
 
 
 def _seconds(text: str) -> float:
@@ -51,3 +56,17 @@ def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool 
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")
+
+
+def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Reports:
+    """The reports the output options ask for: the terminal report on stdout (on stderr when `--json -`
+    takes stdout, or with `terminal_to_stderr`), and the --json / --junit files."""
+    from toolproof.api import Reports
+
+    to_stderr = terminal_to_stderr or args.json == "-"
+    return Reports(
+        terminal=sys.stderr if to_stderr else sys.stdout,
+        json=args.json,
+        junit=args.junit,
+        verbosity="quiet" if args.quiet else "verbose" if args.verbose else "normal",
+    )

@@ -9,22 +9,33 @@ from typing import Any
 
 import jsonpath_rfc9535
 
+from toolproof.core.jsonpath_functions import JSONPATH, SlowPattern
+
 
 class PathSyntaxError(ValueError):
     """A JSONPath that RFC 9535 rejects."""
 
 
+class PathTimeout(PathSyntaxError):
+    """A JSONPath whose `match()` or `search()` pattern ran out of time: every caller that reports a bad path
+    reports it the same way."""
+
+
 @lru_cache(maxsize=2048)
 def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
     try:
-        return jsonpath_rfc9535.compile(path)
+        return JSONPATH.compile(path)
     except jsonpath_rfc9535.JSONPathError as error:
         raise PathSyntaxError(f"invalid JSONPath {path!r}: {error}") from None
 
 
 def jsonpath_values(path: str, data: Any) -> list[Any]:
-    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError`."""
-    return [node.value for node in _query(path).find(data)]
+    """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError` (or `PathTimeout`)."""
+    query = _query(path)
+    try:
+        return [node.value for node in query.find(data)]
+    except SlowPattern as error:
+        raise PathTimeout(f"JSONPath {path!r}: {error}") from None
 
 
 def json_equal(a: Any, b: Any) -> bool:

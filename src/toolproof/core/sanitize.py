@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-MIN_SECRET_LENGTH = 4
 MASK = "***"
 
 _ESCAPE = re.compile(
@@ -20,7 +19,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud
 _SECRET_HEADER = re.compile(r"auth|key|token|secret|cookie|session|password|credential", re.IGNORECASE)
 _SECRET_ENV = re.compile(r"key|token|secret|password|passwd|auth|credential|private", re.IGNORECASE)
 _SCHEME = re.compile(r"[A-Za-z][\w.-]*\s+(\S+)")  # `Bearer <token>`, `Basic <base64>`
-_NOT_SECRET = frozenset({"true", "false", "null", "none", "undefined"})
+_NOT_SECRET = frozenset({"true", "false", "yes", "no", "on", "off", "null", "none", "undefined"})
+_SHORT_NUMBER = re.compile(r"\d{1,3}")
 
 
 def clean(text: str) -> str:
@@ -32,8 +32,15 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE.sub("", text))
 
 
+def maskable(value: str) -> bool:
+    """Whether a secret's value is masked: any non-empty value but the flags a secret-named setting may
+    hold (true/false/yes/no/on/off/null/none/undefined, numbers of up to 3 digits)."""
+    value = value.strip()
+    return bool(value) and value.lower() not in _NOT_SECRET and not _SHORT_NUMBER.fullmatch(value)
+
+
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """`text` with every occurrence of a non-empty secret replaced by `***` (longest secrets first)."""
+    """`text` with every secret replaced by `***` where it stands as a whole word (see `_pattern`)."""
     return _pattern(secrets).sub(MASK, text)
 
 
@@ -63,9 +70,8 @@ def secret_values(env: Mapping[str, str], headers: Mapping[str, str]) -> set[str
     A header counts when its name contains auth, key, token, secret, cookie, session, password or
     credential; an env variable when its name contains KEY, TOKEN, SECRET, PASSWORD, PASSWD, AUTH,
     CREDENTIAL or PRIVATE (both case-insensitive). For a header, the credentials after a scheme
-    (`Bearer x` gives `x`) and the value of every `name=value` pair (cookies) count too. Values
-    shorter than 4 characters and true/false/null/none/undefined are ignored: masking them would hide
-    ordinary text everywhere.
+    (`Bearer x` gives `x`) and the value of every `name=value` pair (cookies) count too. Flag values
+    (see `maskable`) are left out.
     """
     found: set[str] = set()
     for name, value in headers.items():
@@ -74,7 +80,7 @@ def secret_values(env: Mapping[str, str], headers: Mapping[str, str]) -> set[str
     for name, value in env.items():
         if _SECRET_ENV.search(name):
             found.add(value.strip())
-    return {value for value in found if len(value) >= MIN_SECRET_LENGTH and value.lower() not in _NOT_SECRET}
+    return {value for value in found if maskable(value)}
 
 
 class Scrubber:
@@ -102,8 +108,17 @@ class Scrubber:
 
 
 def _pattern(secrets: Iterable[str]) -> re.Pattern[str]:
+    """One rule for every secret, whatever its length: it is masked wherever it occurs as a whole word,
+    never inside a longer run of letters, digits and `_` (so a secret `a` leaves "abc" alone, and a short
+    secret is masked where it stands alone). Longest secrets first."""
     ordered = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, ordered)) or "(?!)")
+    return re.compile("|".join(map(_whole_word, ordered)) or "(?!)")
+
+
+def _whole_word(secret: str) -> str:
+    before = r"(?<!\w)" if re.match(r"\w", secret) else ""
+    after = r"(?!\w)" if re.search(r"\w\Z", secret) else ""
+    return f"{before}{re.escape(secret)}{after}"
 
 
 def _header_parts(value: str) -> set[str]:

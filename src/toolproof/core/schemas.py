@@ -3,7 +3,9 @@
 Schemas are compiled once and cached. `$ref`s resolve only inside the schema itself (and the bundled
 metaschemas): a schema a server declares never makes toolproof fetch anything. The regular expressions of
 `pattern`, `patternProperties` and `additionalProperties` run with a time bound (`REGEX_TIMEOUT_S` each), so
-a hostile schema cannot stall a run: a pattern that takes longer is a violation that says so.
+a hostile schema cannot stall a run: a pattern that takes longer is a violation that says so. jsonschema's
+`unevaluatedProperties` matches `patternProperties` keys itself, unbounded, so a schema that uses it has each
+of those patterns tried first, bounded, on every key of the value.
 """
 
 from __future__ import annotations
@@ -114,6 +116,41 @@ def schema_error(schema: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _walk(value: Any) -> Any:
+    """Every mapping inside `value` (itself included), depth first."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+
+
+def _slow_evaluated_pattern(schema: Mapping[str, Any], value: Any) -> str | None:
+    """A `patternProperties` pattern that takes too long on a key of `value`, when the schema uses
+    `unevaluatedProperties` (whose evaluation would run it unbounded)."""
+    if not any("unevaluatedProperties" in part for part in _walk(schema)):
+        return None
+    patterns = {
+        str(pattern)
+        for part in _walk(schema)
+        if isinstance(part.get("patternProperties"), Mapping)
+        for pattern in part["patternProperties"]
+    }
+    keys = {str(key) for part in _walk(value) for key in part}
+    for pattern in patterns:
+        for key in keys:
+            try:
+                _search(pattern, key)
+            except _SlowPattern:
+                return pattern
+            except regex.error:
+                break
+    return None
+
+
 def schema_violation(schema: Mapping[str, Any], value: Any) -> str | None:
     """None when `value` is valid against `schema`, else the most relevant problem as `at PATH: message`.
 
@@ -121,6 +158,8 @@ def schema_violation(schema: Mapping[str, Any], value: Any) -> str | None:
     """
     try:
         validator = _validator(json.dumps(schema, sort_keys=True, default=str))
+        if (slow := _slow_evaluated_pattern(schema, value)) is not None:
+            return f"at $: {_too_slow(slow).message}"
         worst = jsonschema.exceptions.best_match(validator.iter_errors(value))
     except InvalidSchema as error:
         return f"the schema is {error}"

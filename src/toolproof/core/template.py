@@ -41,6 +41,15 @@ def env_references(text: str) -> set[str]:
     return {match.group(1) or match.group(3) for match in _ENV_REF.finditer(text)}
 
 
+def unset_references(text: str, environ: Mapping[str, str]) -> list[str]:
+    """The variables `text` refers to without a default that `environ` leaves unset or empty."""
+    return [
+        match.group(1) or match.group(3)
+        for match in _ENV_REF.finditer(text)
+        if match.group(2) is None and not environ.get(match.group(1) or match.group(3))
+    ]
+
+
 def expand_env(text: str, environ: Mapping[str, str]) -> str:
     """Expand `$VAR`, `${VAR}` and `${VAR:-default}` from `environ`; an unset variable becomes ""."""
 

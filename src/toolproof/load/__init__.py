@@ -42,7 +42,10 @@ def load_file(path: Path) -> list[Case | LoadError]:
     source = read_yaml(path)
     items: list[Case | LoadError] = list(source.errors)
     for document in source.documents:
-        items.extend(load_document(document))
+        try:
+            items.extend(load_document(document))
+        except Exception as error:  # a loader's own bug costs one document, never the run
+            items.append(document.error((), f"cannot load this document ({type(error).__name__}: {error})"))
     return sorted(items, key=_position)
 
 

@@ -36,7 +36,11 @@ def load_agent_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadE
                 if dialect is None and not _settings(path, document.data):
                     errors.append(unknown(document, "agent"))
                 continue
-            for item in dialect.loader().load(document, path):
+            try:
+                items = dialect.loader().load(document, path)
+            except Exception as error:  # a loader's own bug costs one document, never the run
+                items = [document.error((), f"cannot load this document ({type(error).__name__}: {error})")]
+            for item in items:
                 if isinstance(item, AgentCase):
                     cases.setdefault((item.source.file.resolve(), item.source.line, item.name), item)
                 elif isinstance(item, LoadError):

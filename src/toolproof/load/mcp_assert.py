@@ -104,7 +104,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
     fields: dict[str, Any] = {
         "name": default_name(document) if name in (None, "") else name,
         "source": SourceRef(file=document.file, line=document.line, column=document.column,
-                            document=document.index),
+                            document=document.index, expect_lines=_expect_lines(document, block_key)),
         "block": _block_input(data, block_key),
         "timeout": timeout,
         "skip_unless_env": None if skip_unless_env in (None, "") else skip_unless_env,
@@ -121,3 +121,12 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
     if errors:
         return list(errors)
     return [case]
+
+
+def _expect_lines(document: Document, block_key: str) -> dict[str, int]:
+    """The line of each key of the block's `expect:`, so a failure can point at the expectation."""
+    return {
+        str(path[2]): line
+        for path, (line, _) in document.positions.items()
+        if len(path) == 3 and path[:2] == (block_key, "expect")
+    }

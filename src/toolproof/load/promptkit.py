@@ -5,7 +5,12 @@ Assertions are `{type, params, message}`: `content_includes` (case-insensitive s
 (Go RE2), `tools_called`, `tools_not_called`, `tool_calls_with_args` (`expected_args` compared by Go `%v`
 text, `null` = presence only; conversation level also `required_args`; `args_match` regexes) and
 `guardrail_triggered` (`guardrail` or the newer `validator`; `expected` or the older `assertions`, default
-true). `message` becomes the check's label. `when: {tool_called, tool_called_pattern, any_tool_called,
+true). The LLM-judge checks `llm_judge` (the turn's reply) and `llm_judge_session` / `llm_judge_conversation`
+(the conversation) take `criteria` (required) and `rubric`; the judge's verdict decides, or, wrapped as
+`{type: assertion, params: {eval_type: llm_judge, eval_params: {...}, min_score: X}}`, its score must reach X.
+Their `model`, `system_prompt` and `extra` are PromptKit's judge settings and are not used: the judge is the
+one the run configures.
+`message` becomes the check's label. `when: {tool_called, tool_called_pattern, any_tool_called,
 min_tool_calls}` makes an assertion conditional on the tool calls of its scope (the turn, or the whole
 conversation): when a condition does not hold it is skipped, not failed. `pass_threshold` is the share of
 trials the assertion must pass (default: every trial).
@@ -28,6 +33,7 @@ from toolproof.model.scenario import (
     Assertion,
     CallCheck,
     GuardrailCheck,
+    JudgeCheck,
     Matcher,
     RegexCheck,
     RegexMatcher,
@@ -76,7 +82,12 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "tools_not_called": ("tools",),
     "tool_calls_with_args": ("tool_name", "expected_args", "required_args", "args_match"),
     "guardrail_triggered": ("guardrail", "validator", "expected", "assertions"),
+    "llm_judge": ("criteria", "rubric", "model", "system_prompt", "extra"),
+    "llm_judge_session": ("criteria", "rubric", "model", "system_prompt", "extra"),
+    "llm_judge_conversation": ("criteria", "rubric", "model", "system_prompt", "extra"),
+    "assertion": ("eval_type", "eval_params", "min_score"),
 }
+JUDGE_TYPES = ("llm_judge", "llm_judge_session", "llm_judge_conversation")
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:
@@ -184,7 +195,8 @@ class _Scenario:
         if "pass_threshold" in data:
             common["pass_threshold"] = r.number(data["pass_threshold"], (*path, "pass_threshold"), 0, 1)
         before = len(r.errors)
-        made = getattr(self, kind)(params, (*path, "params"), conversation)
+        method = getattr(self, "wrapped" if kind == "assertion" else kind)
+        made = method(params, (*path, "params"), conversation)
         if made is None or len(r.errors) > before:
             return None
         factory, fields = made
@@ -269,3 +281,39 @@ class _Scenario:
         if flags:
             fields["expected"] = r.boolean(params[flags[0]], (*path, flags[0]))
         return GuardrailCheck, fields
+
+    def llm_judge(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        given = self.need(params, path, "criteria")
+        criteria = None if given is None else r.text(given, (*path, "criteria"))
+        rubric = r.text(params["rubric"], (*path, "rubric")) if "rubric" in params else None
+        if not criteria:
+            return None
+        return JudgeCheck, {"criteria": f"{criteria}\nRubric: {rubric}" if rubric else criteria}
+
+    llm_judge_session = llm_judge
+    llm_judge_conversation = llm_judge
+
+    def wrapped(
+        self, params: Mapping[str, Any], path: KeyPath, conversation: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        """The `assertion` wrapper, around an LLM judge: its score must reach `min_score` (default 1)."""
+        r = self.r
+        kind = self.need(params, path, "eval_type")
+        if kind is None:
+            return None
+        if kind not in JUDGE_TYPES:
+            supported = f"supported: {', '.join(JUDGE_TYPES)}"
+            r.fail((*path, "eval_type"), f"{kind!r} is not a supported eval_type", supported)
+            return None
+        inner = r.mapping(params.get("eval_params", {}), (*path, "eval_params"))
+        if inner is None or not r.keys(inner, (*path, "eval_params"), PARAMS[kind]):
+            return None
+        made = self.llm_judge(inner, (*path, "eval_params"), conversation)
+        if made is None:
+            return None
+        given = params.get("min_score", 1.0)
+        threshold = r.number(given, (*path, "min_score"), 0, 1)
+        return JudgeCheck, {**made[1], "threshold": threshold}

@@ -127,6 +127,8 @@ def _one(
         choices = _QUOTED.findall(str(detail.get("ctx", {}).get("expected", "")))
         hint = suggest(str(detail.get("input")), choices)
         return document.error(path, f"{got} is not one of {', '.join(choices)}", hint)
+    if kind == "value_error":  # a model's own check: its message says it all
+        return document.error(path, str(detail.get("ctx", {}).get("error", detail["msg"])))
     message = detail["msg"] if got is None else f"{detail['msg']}, got {got}"
     return document.error(path, message)
 

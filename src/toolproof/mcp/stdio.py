@@ -7,6 +7,7 @@ rather than waiting for its timeout. A line over the cap ends the connection.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +28,7 @@ from pydantic import ValidationError
 
 from toolproof.core.framing import LineBuffer
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
+from toolproof.mcp.handoff import BUFFER, put
 from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.model.result import FailureKind
@@ -68,21 +70,48 @@ def read_message(raw: bytes) -> JSONRPCMessage | str:
         return first["msg"] if first["type"] == "json_invalid" else "not a JSON-RPC message"
 
 
+def _batch_ids(raw: bytes) -> list[RequestId] | None:
+    """The ids of the responses in a JSON-RPC batch array; None when `raw` is not a JSON array."""
+    if not raw.lstrip().startswith(b"["):
+        return None
+    try:
+        batch = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(batch, list):
+        return None
+    return [
+        item["id"] for item in batch
+        if isinstance(item, dict) and ("result" in item or "error" in item)
+        and isinstance(item.get("id"), int | str) and not isinstance(item.get("id"), bool)
+    ]
+
+
+def _unreadable_reply(request_id: RequestId, message: str, reason: str) -> SessionMessage:
+    error_data = ErrorData(code=PARSE_ERROR, message=message, data={PROTOCOL_VIOLATION: reason})
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error_data))
+
+
 def parse_line(raw: bytes) -> list[SessionMessage | Exception]:
-    """The message on one line; for an unreadable line, the violation and maybe a failure for its id."""
+    """The message on one line; for an unreadable line, the violation and maybe a failure for its id.
+
+    A JSON-RPC batch array (which MCP does not allow) fails every request it answers, naming the batch.
+    """
     reason = read_message(raw)
     if not isinstance(reason, str):
         return [SessionMessage(reason)]
+    batch_ids = _batch_ids(raw)
+    if batch_ids is not None:
+        reason = "a JSON-RPC batch array, which MCP does not allow"
+        problem = f"stdout line is {reason}: {excerpt(raw)}"
+        message = f"the server answered in {reason}: {excerpt(raw)}"
+        return [ProtocolViolation(problem), *(_unreadable_reply(id_, message, reason) for id_ in batch_ids)]
     problem = f"stdout line is {reason}: {excerpt(raw)}"
     items: list[SessionMessage | Exception] = [ProtocolViolation(problem)]
     request_id = response_id(raw)
     if request_id is not None:
-        error_data = ErrorData(
-            code=PARSE_ERROR,
-            message=f"the response could not be read ({reason}): {excerpt(raw)}",
-            data={PROTOCOL_VIOLATION: reason},
-        )
-        items.append(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error_data)))
+        message = f"the response could not be read ({reason}): {excerpt(raw)}"
+        items.append(_unreadable_reply(request_id, message, reason))
     return items
 
 
@@ -99,7 +128,7 @@ class StdioChannel:
         """The (read, write) stream pair the SDK session runs on."""
         stdin, stdout = self.server.process.stdin, self.server.process.stdout
         assert stdin is not None and stdout is not None
-        inbound, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        inbound, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](BUFFER)
         write_stream, outbound = anyio.create_memory_object_stream[SessionMessage](0)
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(self._read, stdout, inbound)
@@ -160,7 +189,7 @@ class StdioChannel:
                 return False
             if line.strip():
                 for item in parse_line(line):
-                    await inbound.send(item)
+                    await put(inbound, item)
         return True
 
     async def _write(

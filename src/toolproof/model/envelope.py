@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import Field
+
 from toolproof.model.base import Frozen
 
 
@@ -14,6 +16,7 @@ class SourceRef(Frozen):
     line: int = 1
     column: int = 1
     document: int = 0
+    expect_lines: dict[str, int] = Field(default_factory=dict)  # line of each key of the block's expect:
 
 
 class CaseEnvelope(Frozen):

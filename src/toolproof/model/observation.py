@@ -42,8 +42,9 @@ class Observation(BaseModel):
 
     `text` is what the text expectations read: the result's text content blocks joined with a newline (for
     listings and completions, the result's JSON). `tool` is the called tool's declaration, against whose
-    outputSchema the result is checked. `files_before` / `files_after` hold the contents (None =
-    absent) of the files the expectations name, read by the runner so that checkers stay pure.
+    outputSchema the result is checked. `files_before` / `files_after` hold the contents of the files the
+    expectations name (None = absent; a str = present but not a readable regular file, and why), read by
+    the runner so that checkers stay pure.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -56,7 +57,7 @@ class Observation(BaseModel):
     notifications: list[Notification] = Field(default_factory=list)
     logs: list[LogMessage] = Field(default_factory=list)
     progress_count: int = 0
-    files_before: dict[str, bytes | None] = Field(default_factory=dict)
-    files_after: dict[str, bytes | None] = Field(default_factory=dict)
+    files_before: dict[str, bytes | str | None] = Field(default_factory=dict)
+    files_after: dict[str, bytes | str | None] = Field(default_factory=dict)
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 
 from toolproof.model.base import Frozen
 from toolproof.model.envelope import CaseEnvelope
@@ -31,12 +32,8 @@ def go_string(value: Any) -> Any:
 
 
 def one_or_many(value: Any) -> Any:
-    """Accept a single scalar where a list is expected."""
-    if value is None:
-        return value
-    if isinstance(value, (str, int, float, bool)):
-        return [value]
-    return value
+    """Accept a single string where a list is expected (a bare number or boolean stays an error)."""
+    return [value] if isinstance(value, str) else value
 
 
 Text = Annotated[str, BeforeValidator(go_string)]
@@ -92,6 +89,23 @@ class ServerConfig(Frozen):
     headers: dict[str, Text] = Field(default_factory=dict)
     docker: Text = ""
     client_capabilities: ClientCapabilities | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _url_fits_transport(cls, url: str, info: ValidationInfo) -> str:
+        if url and info.data.get("transport") is Transport.STDIO:
+            raise ValueError("a url needs transport: http or sse (a stdio server is started by its command)")
+        if "${" not in url:  # a variable's value is checked once it is expanded
+            check_url(url)
+        return url
+
+
+def check_url(url: str) -> None:
+    """Raise ValueError naming what makes `url` unusable (`http://[::1` has no closing bracket)."""
+    try:
+        urlsplit(url).port  # noqa: B018 - reading the port checks it
+    except ValueError as error:
+        raise ValueError(f"not a valid URL: {error}") from None
 
 
 class SetupStep(Frozen):

@@ -73,7 +73,13 @@ class ModelReply:
 
 
 class ProviderError(Exception):
-    """A provider could not answer (after its retries); the message says which provider and why."""
+    """A provider could not answer (after its retries); the message says which provider and why. `kind` is the
+    failure class the run reports: "transport" (the model could not be reached), "config" (a script that has
+    no answer for the request: the test is incomplete, no model failed)."""
+
+    def __init__(self, message: str, *, kind: str = "transport") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class Provider(Protocol):

@@ -87,13 +87,15 @@ class ScriptedProvider:
         if turns is None:
             known = ", ".join(repr(key) for key in self._scenarios) or "none"
             raise ProviderError(
-                f"{self._source}: no script for scenario {request.scenario!r} (scripted scenarios: {known})"
+                f"{self._source}: no script for scenario {request.scenario!r} (scripted scenarios: {known})",
+                kind="config",
             )
         step = step_index(request.messages)
         steps = turns[request.turn] if 0 <= request.turn < len(turns) else []
         if step >= len(steps):
             raise ProviderError(
                 f"{self._source}: scenario {request.scenario!r} has no step {step} in turn {request.turn} "
-                f"(the script has {len(turns)} turn(s); this turn has {len(steps)} step(s))"
+                f"(the script has {len(turns)} turn(s); this turn has {len(steps)} step(s))",
+                kind="config",
             )
         return steps[step]

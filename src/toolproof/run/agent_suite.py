@@ -36,6 +36,7 @@ from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Transcript
 from toolproof.providers.base import Provider
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
+from toolproof.run.fixture import isolated_fixture
 from toolproof.run.judging import JudgeModel, evaluate_judged
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
@@ -283,20 +284,23 @@ def _cassette(case: AgentCase, options: EvalOptions, trial: int) -> Cassette | F
 async def _tool_host(
     plan: Plan, options: EvalOptions, cassette: Cassette | None, stderr: list[str]
 ) -> AsyncIterator[ToolHost]:
-    """The tools of the plan's servers (live, recorded or replayed); their stderr is kept in `stderr`."""
+    """The tools of the plan's servers (live, recorded or replayed); their stderr is kept in `stderr`. With a
+    fixture, each trial's servers get their own copy of it as `{{fixture}}`, as each case of `run` does."""
     if cassette is not None and options.replay:
         yield ReplayToolHost(cassette)
         return
     timeout = options.server.timeout_s
-    specs = {
-        name: connect_spec(server, {}, options.server, request_timeout=timeout)
-        for name, server in plan.servers.items()
-    }
-    async with open_tool_host(specs) as host:
-        try:
-            yield RecordingToolHost(host, cassette) if cassette is not None else host
-        finally:
-            stderr.append(host.stderr)
+    with isolated_fixture(options.server.fixture) as fixture:
+        variables = {"fixture": str(fixture)} if fixture else {}
+        specs = {
+            name: connect_spec(server, variables, options.server, request_timeout=timeout)
+            for name, server in plan.servers.items()
+        }
+        async with open_tool_host(specs) as host:
+            try:
+                yield RecordingToolHost(host, cassette) if cassette is not None else host
+            finally:
+                stderr.append(host.stderr)
 
 
 def case_target(case: AgentCase) -> HttpTarget | None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from pydantic import ValidationError
 
-from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.core.sanitize import maskable, secret_values
 from toolproof.load.project_file import ProviderSettings
 from toolproof.load.script_file import ScriptError
 from toolproof.providers.base import Provider, ProviderError
@@ -107,4 +107,4 @@ def run_secrets(
             found |= target_secrets(target, environ)
     key_envs = {judge_key_env, *(plan.agent.api_key_env for plan in plans if isinstance(plan, Plan))}
     keys = {environ.get(name, "") for name in key_envs if name}
-    return found | {key for key in keys if len(key) >= MIN_SECRET_LENGTH}
+    return found | {key for key in keys if maskable(key)}

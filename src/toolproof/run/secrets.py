@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from toolproof.core.sanitize import MIN_SECRET_LENGTH, secret_values
+from toolproof.core.sanitize import maskable, secret_values
 from toolproof.core.template import env_references, expand_env
 from toolproof.model.server_case import ServerConfig
 
@@ -20,7 +20,7 @@ def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]
     env = {name: expand_env(value, environ) for name, value in server.env.items()}
     headers = {name: expand_env(value, environ) for name, value in server.headers.items()}
     in_url = {environ.get(name, "") for name in env_references(server.url)}
-    return secret_values(env, headers) | {value for value in in_url if len(value) >= MIN_SECRET_LENGTH}
+    return secret_values(env, headers) | {value for value in in_url if maskable(value)}
 
 
 def run_secrets(servers: Iterable[ServerConfig], environ: Mapping[str, str]) -> set[str]:

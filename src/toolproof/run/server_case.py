@@ -14,7 +14,6 @@ from toolproof.run.fixture import isolated_fixture
 from toolproof.run.skip import skip_reason
 from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.server import observe_case
 
 
 async def execute_case(
@@ -37,7 +36,9 @@ async def execute_case(
         return CaseResult(
             name=case.name,
             file=case.source.file,
-            line=case.source.line,
+            line=case.source.expect_lines.get(failure.check or "", case.source.line)
+            if failure
+            else case.source.line,
             status=status,
             failure=failure,
             reason=reason,
@@ -53,6 +54,8 @@ async def execute_case(
     if isinstance(case.block, TrajectoryBlock):
         failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
         return verdict(Status.FAIL if failure else Status.PASS, failure)
+
+    from toolproof.sources.server import observe_case  # the MCP SDK loads for the first case with a server
 
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}

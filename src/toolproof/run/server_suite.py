@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolproof.load.errors import LoadError
-from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
-from toolproof.model.server_case import Case
+from toolproof.model.server_case import Case, TrajectoryBlock
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
@@ -32,4 +31,7 @@ async def run_server_suite(
     try:
         return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
     finally:
-        reap_strays()
+        if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
+            from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK
+
+            reap_strays()

@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.check.trajectory import check_trajectory
+from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_case import Case, TrajectoryBlock
 from toolproof.model.transcript import ToolCall
 from toolproof.run.skip import skip_reason
-from toolproof.sources.intercept import Interception
 from toolproof.sources.traces.audit_log import parse_audit_log
+
+if TYPE_CHECKING:  # the proxy loads the MCP SDK, which a trajectory case does without
+    from toolproof.sources.intercept import Interception
+
+MAX_AUDIT_LOG_BYTES = 256 * 1024 * 1024
+"""The largest audit log read (only regular files are read: a FIFO never blocks the run)."""
 
 
 def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None) -> Failure | None:
@@ -28,9 +35,9 @@ def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None
         if not path.is_absolute() and not path.exists():
             path = suite_dir / path
         try:
-            trace = parse_audit_log(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.strerror}")
+            trace = parse_audit_log(read_regular_file(path, MAX_AUDIT_LOG_BYTES).decode("utf-8"))
+        except UnreadableFile as error:
+            return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.reason}")
         except ValueError as error:
             return Failure(kind=FailureKind.CONFIG, message=f"audit_log {path}: {error}")
     return check_trajectory(block.checks, trace)

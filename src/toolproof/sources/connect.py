@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolproof.core.template import expand_env, fill
+from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
-from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport
+from toolproof.model.result import Failure, FailureKind
+from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport, check_url
 from toolproof.sources.options import ServerOptions
 
 
@@ -20,7 +22,8 @@ def connect_spec(
 ) -> ConnectSpec:
     """The spec for one case's server, with `{{fixture}}` filled and `${VAR}` expanded.
 
-    `sampling` is a block-level mock (assert_sampling) used when the server block declares none.
+    `sampling` is a block-level mock (assert_sampling) used when the server block declares none. Raises
+    RequestFailed (a configuration error) when the expanded url is not a URL.
     """
     command, args = server.command, list(server.args)
     if options.server_override:
@@ -30,13 +33,19 @@ def connect_spec(
     docker = server.docker or options.docker
     if docker and server.transport is Transport.STDIO:
         command, args = "docker", _docker_args(docker, command, args, case_env, variables.get("fixture"))
+    url = expand_env(server.url, options.environ)
+    if server.transport is not Transport.STDIO:
+        try:
+            check_url(url)
+        except ValueError as error:
+            raise RequestFailed(Failure(kind=FailureKind.CONFIG, message=f"server.url: {error}")) from None
     return ConnectSpec(
         transport=server.transport,
         command=command,
         args=tuple(args),
         env={**options.environ, **case_env},
         cwd=fill(server.cwd, variables) if server.cwd else None,
-        url=expand_env(server.url, options.environ),
+        url=url,
         headers={key: expand_env(value, options.environ) for key, value in server.headers.items()},
         mocks=_mocks(server.client_capabilities, variables, sampling),
         protocol=options.protocol,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from typing import Any
 
 import anyio
@@ -27,6 +28,8 @@ from toolproof.model.server_case import (
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 SUBSCRIPTION_WAIT_S = 5.0
+DECLARATION_WAIT_S = 2.0
+SETTLE_WAIT_S = 1.0
 
 
 def content_text(blocks: list[dict[str, Any]]) -> str:
@@ -56,35 +59,30 @@ def _tool_observation(
 
 
 async def _declaration(session: Session, name: str) -> dict[str, Any] | None:
-    """The tool as tools/list declares it, for the outputSchema check; None when it is not listed or the
-    listing fails (the case tests the call, not the listing, so a failed listing only skips that check)."""
-    try:
-        return await session.tool_declaration(name)
-    except RequestFailed:
-        return None
+    """The tool as tools/list declares it, for the outputSchema check; None when it is not listed, or the
+    listing fails or takes longer than DECLARATION_WAIT_S (the case tests the call, not the listing)."""
+    with anyio.move_on_after(DECLARATION_WAIT_S):
+        try:
+            return await session.tool_declaration(name)
+        except RequestFailed:
+            return None
+    return None
 
 
 async def _declared_call(
-    session: Session, name: str, arguments: dict[str, Any], progress: bool
+    session: Session, name: str, arguments: dict[str, Any], progress: bool, structured: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """`tools/call` with the tool's declaration fetched alongside (once per session), so the listing the
-    outputSchema check needs costs no extra round trip. A failed call cancels the listing and is re-raised."""
-    declared: list[dict[str, Any] | None] = [None]
-    failed: RequestFailed | None = None
+    """`tools/call`, then the tool's declaration for the outputSchema check, only when the result has
+    `structuredContent` or the case expects `structured` output: tools/list is never sent for a plain call."""
+    result = await session.call_tool(name, arguments, progress=progress)
+    if result.get("structuredContent") is None and not structured:
+        return result, None
+    return result, await _declaration(session, name)
 
-    async def look_up() -> None:
-        declared[0] = await _declaration(session, name)
 
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(look_up)
-        try:
-            result = await session.call_tool(name, arguments, progress=progress)
-        except RequestFailed as error:
-            failed = error
-            tasks.cancel_scope.cancel()
-    if failed is not None:
-        raise failed
-    return result, declared[0]
+def _expects_structured(block: AssertBlock | SamplingBlock) -> bool:
+    expect = block.expect if isinstance(block, AssertBlock) else None
+    return expect is not None and (expect.structured is not None or expect.structured_schema is not None)
 
 
 async def _since(session: Session, mark: int, grace_s: float) -> list[Notification]:
@@ -100,15 +98,25 @@ async def observe_tool(
     """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
     progress = isinstance(block, AssertBlock) and block.capture_progress
     mark, started = session.mark(), time.perf_counter()
-    result, tool = await _declared_call(session, block.tool, fill(block.args, variables), progress)
+    arguments = fill(block.args, variables)
+    result, tool = await _declared_call(session, block.tool, arguments, progress, _expects_structured(block))
     return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started, tool)
+
+
+async def _settled_mark(session: Session) -> int:
+    """The notification mark after one ping round trip: what the server sent before it (a `list_changed`
+    right after initialization) arrives first, since a server's messages keep their order, and is left out.
+    A server that fails or does not answer the ping within SETTLE_WAIT_S is marked as it is."""
+    with anyio.move_on_after(SETTLE_WAIT_S), suppress(RequestFailed):
+        await session.ping()
+    return session.mark()
 
 
 async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """Every notification from the moment the call is sent until the grace period after its result."""
-    mark, started = session.mark(), time.perf_counter()
+    mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
     return _tool_observation(result, await _since(session, mark, grace_s), started, tool)
 
@@ -117,13 +125,13 @@ async def observe_logging(
     block: LoggingBlock, session: Session, variables: Mapping[str, str], grace_s: float
 ) -> Observation:
     """`logging/setLevel`, then the optional tool call; log messages from then until the grace period."""
-    tool = await _declaration(session, block.tool) if block.tool else None
     started = time.perf_counter()
     await session.set_log_level(block.set_level)
     mark = session.mark()
     result: dict[str, Any] = {}
+    tool = None
     if block.tool:
-        result = await session.call_tool(block.tool, fill(block.args, variables))
+        result, tool = await _declared_call(session, block.tool, fill(block.args, variables), False)
     notes = await _since(session, mark, grace_s)
     logs = [
         LogMessage(level=str(p.get("level", "")), data=p.get("data"), logger=p.get("logger"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 import anyio
 
 from toolproof.core.dotpath import PathError, capture_value
+from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
@@ -19,6 +21,9 @@ from toolproof.model.server_case import Case, Expect, SamplingBlock, SamplingMoc
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, content_text
+
+FILE_CHECK_MAX_BYTES = 256 * 1024 * 1024
+"""The largest file a file expectation reads."""
 
 _PHASE_WORDS = {
     "start": "server start and initialize",
@@ -164,11 +169,16 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str]) ->
                 ) from error
 
 
-def _read_files(paths: list[str]) -> dict[str, bytes | None]:
-    contents: dict[str, bytes | None] = {}
+def _read_files(paths: list[str]) -> dict[str, bytes | str | None]:
+    """Each file's bytes; None when nothing is there; why, when something is there that is not a readable
+    regular file (a directory, a FIFO: never waited on)."""
+    contents: dict[str, bytes | str | None] = {}
     for path in paths:
-        try:
-            contents[path] = Path(path).read_bytes()
-        except OSError:
+        if not os.path.exists(path):
             contents[path] = None
+            continue
+        try:
+            contents[path] = read_regular_file(Path(path), FILE_CHECK_MAX_BYTES)
+        except UnreadableFile as error:
+            contents[path] = error.reason
     return contents

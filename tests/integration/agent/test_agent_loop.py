@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from tests.integration.agent.conftest import Listening, everything_spec, notes_spec
 
+from toolproof.check.stop import recorded_stop
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import FailureKind
 from toolproof.model.server_case import Transport
 from toolproof.providers.base import ModelReply, ToolUse
 from toolproof.providers.scripted import ScriptedProvider
@@ -88,11 +90,14 @@ async def test_reaching_max_steps_stops_the_run_with_a_reason() -> None:
     assert "after 3 model steps" in run.metadata["stop"]["message"]
 
 
-async def test_a_failing_model_stops_the_run_with_a_reason() -> None:
+async def test_a_script_that_runs_out_is_a_configuration_error_not_a_transport_failure() -> None:
     script = ScriptedProvider.from_turns([call("list_notes", "l1")])  # no second step: the script runs out
     async with open_tool_host({"notes": notes_spec()}) as host:
         run = await run_conversation("short", ["List"], script, host, SETTINGS)
     assert run.metadata["stop"]["reason"] == "provider_error"
+    assert run.metadata["stop"]["kind"] == "config"
+    stop = recorded_stop(run)
+    assert stop is not None and stop.kind is FailureKind.CONFIG
     assert "no step 1" in run.metadata["stop"]["message"]
     assert len(run.turns[0].calls) == 1
 

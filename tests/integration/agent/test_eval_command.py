@@ -235,3 +235,42 @@ def test_a_case_with_an_http_target_needs_no_model(tmp_path: Path) -> None:
     assert status == 1
     (result,) = report["results"]
     assert result["failure"]["kind"] == "transport"
+
+
+MEMORY_CASE = """\
+name: remember
+servers:
+  memory: {command: mcp-server-memory, env: {MEMORY_FILE_PATH: "{{fixture}}/memory.json"}}
+prompt: Remember Bob
+expect:
+  - called: create_entities
+"""
+
+MEMORY_SCRIPT = """\
+scenarios:
+  remember:
+    - steps:
+        - tools: [{name: create_entities, arguments: {entities: [{name: Bob, entityType: person,
+                                                                  observations: [new]}]}}]
+        - reply: done
+"""
+
+
+def test_each_trial_writes_into_its_own_fixture_copy(tmp_path: Path) -> None:
+    """A server that writes where `{{fixture}}` points writes into a fresh copy per trial: the fixture and the
+    server's own package directory stay as they were."""
+    fixture = tmp_path / "fixture"
+    fixture.mkdir()
+    original = '{"type":"entity","name":"Alice","entityType":"person","observations":[]}\n'
+    (fixture / "memory.json").write_text(original)
+    package = ROOT / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist"
+    before = sorted(path.name for path in package.iterdir())
+    case = write(tmp_path, "remember.yaml", MEMORY_CASE)
+    script = write(tmp_path, "script.yaml", MEMORY_SCRIPT)
+    status, report = toolproof_eval(
+        tmp_path, case, "--provider", "scripted", "--script", script, "--fixture", fixture, "--trials", "2"
+    )
+    assert status == 0, report
+    assert [r["status"] for r in report["results"]] == ["PASS"]
+    assert (fixture / "memory.json").read_text() == original
+    assert sorted(path.name for path in package.iterdir()) == before

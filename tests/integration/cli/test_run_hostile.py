@@ -73,3 +73,31 @@ def test_every_misbehaviour_is_classified_and_leaves_no_process(
     ]
     assert children, "the servers recorded the processes they started"
     assert [pid for pid in children if alive(pid)] == []
+
+
+def test_a_server_that_never_answers_tools_list_passes_a_call_it_answered(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    """A plain call sends no tools/list; a structured result waits for the listing a bounded time only."""
+    seen = tmp_path / "methods"
+    plain = hostile("silent_listing", tmp_path / "p.pids", timeout="20s").replace(
+        "env: {", f"env: {{METHODS_FILE: {seen}, "
+    )
+    structured = hostile("silent_listing", tmp_path / "s.pids", timeout="20s").replace(
+        "name: silent_listing", "name: structured"
+    ).replace("env: {", "env: {STRUCTURED: '1', ")
+    outcome = toolproof(str(write_suite({"plain.yaml": plain, "structured.yaml": structured})))
+    assert outcome.verdicts() == {"silent_listing": "PASS", "structured": "PASS"}
+    assert seen.read_text().split() == ["initialize", "tools/call"]
+    assert outcome.result("structured")["duration_ms"] < 10_000
+
+
+def test_notifications_sent_right_after_initialization_are_not_counted(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], tmp_path: Path
+) -> None:
+    block = "assert_notifications: {tool: t, expect: {max_count: 0}}"
+    case = hostile("init_notifications", tmp_path / "n.pids").replace(
+        "assert: {tool: t, expect: {contains: [ok]}}", block
+    )
+    outcome = toolproof(str(write_suite({"init.yaml": case})))
+    assert outcome.verdicts() == {"init_notifications": "PASS"}, outcome.result("init_notifications")

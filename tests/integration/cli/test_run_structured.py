@@ -41,7 +41,9 @@ CASES = {
     "contract wrong type": (CONTRACT, "FAIL", "assert: {tool: wrong_type, expect: {not_error: true}}"),
     "contract missing field": (CONTRACT, "FAIL", "assert: {tool: missing_field}"),
     "contract no structured": (CONTRACT, "FAIL", "assert: {tool: no_structured,"
-                               " expect: {contains: [plain]}}"),
+                               " expect: {contains: [plain], structured_schema: {type: object}}}"),
+    # a plain result with no structured expectation sends no tools/list, so nothing is checked against it
+    "contract plain call": (CONTRACT, "PASS", "assert: {tool: no_structured, expect: {contains: [plain]}}"),
     "contract error exempt": (CONTRACT, "PASS", "assert: {tool: failing, expect: {is_error: true}}"),
     "contract no schema": (CONTRACT, "PASS", "assert: {tool: plain, expect: {equals: plain text}}"),
     "contract notifications block": (CONTRACT, "FAIL", "assert_notifications: {tool: wrong_type,"

@@ -235,3 +235,31 @@ async def test_an_http_endpoint_that_is_not_mcp_is_a_protocol_failure_naming_wha
     assert failure.kind is FailureKind.PROTOCOL
     assert failure.message.startswith(f"initialize: the reply to POST {url} is not JSON-RPC (")
     assert reason in failure.message
+
+
+async def test_a_reply_with_a_stray_id_fails_its_request_at_once_naming_the_reply() -> None:
+    failure, _, elapsed = await call_fails("wrong_id", request_timeout=20)
+    assert failure.failure.kind is FailureKind.PROTOCOL
+    assert failure.failure.message.startswith(
+        "tools/call t: the server replied with id 1002, but the request's id is 2: "
+        '{"jsonrpc":"2.0","id":1002,"result":'
+    )
+    assert elapsed < 10
+
+
+async def test_a_batch_array_fails_its_request_at_once_naming_the_batch() -> None:
+    failure, _, elapsed = await call_fails("batch", request_timeout=20)
+    assert failure.failure.kind is FailureKind.PROTOCOL
+    assert failure.failure.message.startswith(
+        "tools/call t: the server answered in a JSON-RPC batch array, which MCP does not allow: "
+        '[{"jsonrpc": "2.0", "id": 2, "result":'
+    )
+    assert elapsed < 10
+
+
+async def test_a_flood_of_notifications_is_recorded_whole() -> None:
+    async with open_session(misbehaving("notification_flood", env={"NOTIFICATIONS": "2000"})) as session:
+        result = await session.call_tool("t", {})
+        assert result["content"][0]["text"] == "ok"
+        assert len(session.notifications) == 2000
+        assert {note.method for note in session.notifications} == {"notifications/message"}

@@ -136,7 +136,7 @@ async def test_in_memory_turns() -> None:
         ),
         (
             "scenarios:\n  a:\n    - steps:\n        - usage: {input_tokens: 3}\n",
-            "model.yaml:4:11: scenarios.a[0].steps[0]: Value error, a step needs `reply` or `tools`",
+            "model.yaml:4:11: scenarios.a[0].steps[0]: a step needs `reply` or `tools`",
         ),
         (
             "scenarios:\n  a:\n    - steps:\n        - tools: [{arguments: {}}]\n",

@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.agent.builders import call, conversation, evaluate_case, load_file, only_case, turn
+from tests.unit.agent.builders import (
+    ScriptedJudge,
+    call,
+    conversation,
+    evaluate_case,
+    load_file,
+    only_case,
+    turn,
+)
 
 from toolproof.load import promptkit
 from toolproof.load.errors import LoadError
 from toolproof.model.result import Status
-from toolproof.model.scenario import CallCheck, GuardrailCheck, TextMatcher
+from toolproof.model.scenario import CallCheck, GuardrailCheck, JudgeCheck, TextMatcher
 from toolproof.model.transcript import GuardrailEvent, Transcript
 
 DATA = Path(__file__).parent / "data" / "promptkit"
@@ -155,7 +163,7 @@ def test_snippet_passes_and_fails(name: str, good: Transcript, bad: Transcript) 
 
 
 def test_every_fixture_is_covered() -> None:
-    names = {path.name for path in DATA.glob("*.yaml")} - {"performance_lookaround.yaml"}
+    names = {path.name for path in DATA.glob("*.yaml")} - {"performance_lookaround.yaml", "llm_judge.yaml"}
     assert names == {name for name, _, _ in CASES}
 
 
@@ -416,3 +424,36 @@ def test_pass_threshold_outside_zero_to_one_is_a_load_error() -> None:
     }
     (error,) = promptkit.load(data, Path("s.yaml"))
     assert isinstance(error, LoadError) and "between 0 and 1" in error.message
+
+
+def test_llm_judge_assertions_load_and_are_judged() -> None:
+    case = only_case(DATA / "llm_judge.yaml", promptkit.load)
+    (turn_one,) = case.turns
+    plain, wrapped = turn_one.assertions
+    assert isinstance(plain, JudgeCheck) and isinstance(wrapped, JudgeCheck)
+    assert (plain.criteria, plain.threshold, plain.label) == (
+        "Response is empathetic\nRubric: 1 = cold, 5 = warm", None, "judged empathetic"
+    )
+    assert (wrapped.criteria, wrapped.threshold) == ("Response offers a refund", 0.7)
+    (session,) = case.assertions
+    assert isinstance(session, JudgeCheck) and session.criteria == "The agent stays polite throughout"
+
+    judge = ScriptedJudge(lambda item, answer: "refund" in answer.lower())
+    warm = evaluate_case(case, replies("So sorry! I have issued a refund."), judge=judge)
+    assert warm.status is Status.PASS
+    cold = evaluate_case(case, replies("Not my problem."), judge=judge)
+    assert cold.status is Status.FAIL
+
+
+def test_an_assertion_wrapper_around_another_eval_is_a_load_error(tmp_path: Path) -> None:
+    path = tmp_path / "toxicity.yaml"
+    path.write_text(
+        "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nspec:\n  turns:\n"
+        "    - {role: user, content: hi, assertions: [{type: assertion,\n"
+        "       params: {eval_type: text_toxicity, eval_params: {}}}]}\n"
+    )
+    (error,) = load_file(path, promptkit.load)
+    assert isinstance(error, LoadError)
+    assert (error.field, error.message) == (
+        "spec.turns[0].assertions[0].params.eval_type", "'text_toxicity' is not a supported eval_type"
+    )

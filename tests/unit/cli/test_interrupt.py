@@ -11,7 +11,7 @@ import pytest
 
 import toolproof.cli.run
 from toolproof.cli import main
-from toolproof.cli.interrupt import Interrupted, run_until_signal
+from toolproof.run.interrupt import Interrupted, run_until_signal
 
 
 def test_without_a_signal_the_work_returns_its_value() -> None:

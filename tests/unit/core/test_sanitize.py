@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.core.sanitize import Scrubber, clean, redact, secret_values
+from toolproof.core.sanitize import Scrubber, clean, mask, redact, secret_values
 
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -110,9 +110,21 @@ def test_secret_values_from_env() -> None:
     }
 
 
-def test_secret_values_ignores_short_and_non_secret_values() -> None:
-    env = {"API_KEY": "abc", "AUTH_ENABLED": "true", "TOKEN_CHECK": "False", "SECRET": ""}
-    assert secret_values(env, {"X-Token": "no", "Authorization": "null"}) == set()
+def test_secret_values_ignores_flags_but_keeps_short_secrets() -> None:
+    env = {"API_KEY": "abc", "AUTH_ENABLED": "true", "TOKEN_CHECK": "False", "SECRET": "", "AUTH_LEVEL": "2",
+           "PIN_SECRET": "1234", "AUTH_ON": " on "}
+    assert secret_values(env, {"X-Token": "no", "Authorization": "null"}) == {"abc", "1234"}
+
+
+def test_a_secret_of_any_length_is_masked_as_a_whole_word_only() -> None:
+    scrub = Scrubber(["a", "pw", "k3y"])
+    assert scrub("a banana, pw=pw; apw; k3y.k3yk3y (a)") == "*** banana, ***=***; apw; ***.k3yk3y (***)"
+    assert redact("x-a-y xay", ["a"]) == "x-***-y xay"
+    assert mask({"a": "an a"}, ["a"]) == {"***": "an ***"}
+
+
+def test_a_secret_with_non_word_ends_is_masked_wherever_it_occurs() -> None:
+    assert redact("x-token-y/ab==cd", ["-token-", "b=="]) == "x***y/ab==cd"
 
 
 def test_scrubber_cleans_then_masks() -> None:

@@ -44,6 +44,9 @@ def test_patterns_still_match_as_before() -> None:
         ({"type": "string", "pattern": EVIL}, SLOW),
         ({"type": "object", "patternProperties": {EVIL: {}}}, {SLOW: 1}),
         ({"type": "object", "patternProperties": {EVIL: {}}, "additionalProperties": False}, {SLOW: 1}),
+        ({"type": "object", "patternProperties": {EVIL: {}}, "unevaluatedProperties": False}, {SLOW: 1}),
+        ({"allOf": [{"patternProperties": {EVIL: {}}}], "unevaluatedProperties": {"type": "string"}},
+         {"x": {SLOW: 1}, SLOW: "y"}),
     ],
 )
 def test_a_pattern_that_backtracks_forever_is_stopped(schema: dict[str, object], value: object) -> None:
@@ -51,3 +54,9 @@ def test_a_pattern_that_backtracks_forever_is_stopped(schema: dict[str, object],
     problem = schema_violation(schema, value)
     assert time.monotonic() - started < REGEX_TIMEOUT_S * 10  # unbounded, this would take hours
     assert problem is not None and f"took more than {REGEX_TIMEOUT_S:g}s" in problem
+
+
+def test_unevaluated_properties_with_patterns_still_validate() -> None:
+    schema = {"type": "object", "patternProperties": {"^x-": {}}, "unevaluatedProperties": False}
+    assert schema_violation(schema, {"x-a": 1}) is None
+    assert "'other' was unexpected" in (schema_violation(schema, {"x-a": 1, "other": 2}) or "")

@@ -48,13 +48,25 @@ def test_every_server_setup_and_assert_key() -> None:
     case = _cases(EVERY_KEY)[0]
     assert case == Case(
         name="every server key",
-        source=SourceRef(file=EVERY_KEY, line=2, column=1, document=0),
+        source=SourceRef(
+            file=EVERY_KEY,
+            line=2,
+            column=1,
+            document=0,
+            expect_lines={  # where each expectation is written, for failures to point at
+                "not_error": 38, "is_error": 39, "not_empty": 40, "equals": 41, "contains": 42,
+                "contains_any": 43, "not_contains": 44, "matches_regex": 45, "json_path": 46,
+                "min_results": 49, "max_results": 50, "net_delta": 51, "file_contains": 52,
+                "file_not_contains": 54, "file_not_exists": 56, "file_unchanged": 57, "in_order": 58,
+                "min_progress": 59,
+            },
+        ),
         server=ServerConfig(
             command="my-server",
             args=["--root", "{{fixture}}", "8080"],
             env={"TOKEN": "${TOKEN}", "RETRIES": "3"},
             cwd="/srv",
-            transport=Transport.STDIO,
+            transport=Transport.HTTP,
             url="http://localhost:9/mcp",
             headers={"Authorization": "Bearer ${TOKEN}"},
             docker="alpine:3",

@@ -87,9 +87,10 @@ def test_timeout_is_a_go_duration_or_seconds(
     assert _case(write, timeout + SERVER + "assert: {tool: t}\n").timeout == seconds
 
 
-@pytest.mark.parametrize("written", ["stdio", "SSE", "Http"])
+@pytest.mark.parametrize("written", ["STDIO", "SSE", "Http"])
 def test_transport_is_case_insensitive(write: Write, written: str) -> None:
-    case = _case(write, f"server: {{transport: {written}, url: 'http://h/'}}\nassert: {{tool: t}}\n")
+    where = "command: srv" if written == "STDIO" else "url: 'http://h/'"
+    case = _case(write, f"server: {{transport: {written}, {where}}}\nassert: {{tool: t}}\n")
     assert case.server.transport == Transport(written.lower())
 
 

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import os
+import tracemalloc
 from pathlib import Path
 
+import pytest
 from tests.unit.load.conftest import Write
 
+from toolproof.core.regular_file import MAX_FILE_BYTES
 from toolproof.load.errors import LoadError
-from toolproof.load.yaml_source import format_path, read_yaml
+from toolproof.load.yaml_source import MAX_ALIAS_VALUES, MAX_DEPTH, format_path, read_yaml
 
 
 def test_yaml_1_2_scalars_stay_what_they_say(write: Write) -> None:
@@ -205,8 +209,8 @@ def test_unsupported_tag_and_value_types(write: Write) -> None:
     path = write("a: !env HOME\nb: !!binary aGk=\nc: {d: !!set {x}}\n")
     assert read_yaml(path).errors == [
         LoadError(path, 1, 1, "a", "unsupported YAML tag !env"),
-        LoadError(path, 2, 1, "b", "unsupported YAML value of type bytes"),
-        LoadError(path, 3, 5, "c.d", "unsupported YAML value of type CommentedSet"),
+        LoadError(path, 2, 1, "b", "unsupported YAML tag !!binary"),
+        LoadError(path, 3, 5, "c.d", "unsupported YAML tag !!set"),
     ]
 
 
@@ -249,3 +253,92 @@ def test_format_path() -> None:
     assert format_path(()) == ""
     assert format_path(("setup", 0, "capture", "id")) == "setup[0].capture.id"
     assert format_path(("assert_resources", "list", "cursr")) == "assert_resources.list.cursr"
+
+
+def test_typed_tags_with_bad_values_and_misfit_tags_are_located(write: Write) -> None:
+    path = write("a: !!int abc\nb: !!bool maybe\nc: !!float x\nd: !!str [a]\ne: !!seq {k: 1}\nf: !!int 0x1\n")
+    assert read_yaml(path).errors == [
+        LoadError(path, 1, 1, "a", "'abc' is not a valid !!int"),
+        LoadError(path, 2, 1, "b", "'maybe' is not a valid !!bool"),
+        LoadError(path, 3, 1, "c", "'x' is not a valid !!float"),
+        LoadError(path, 4, 1, "d", "the YAML tag !!str does not fit a list"),
+        LoadError(path, 5, 1, "e", "the YAML tag !!seq does not fit a mapping"),
+    ]
+
+
+def test_nesting_is_bounded_at_the_node_that_crosses_the_limit(write: Write) -> None:
+    at_limit = write("a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n", "ok.yaml")
+    (document,) = read_yaml(at_limit).documents
+    value, depth = document.data["a"], 1
+    while value:
+        (value,), depth = value, depth + 1
+    assert depth == MAX_DEPTH - 1
+    # the root is level 1, each `{` one more, and the 99th mapping's key `k` (column 397) is level 101
+    too_deep = write("a: " + "{k: " * 5000 + "1" + "}" * 5000 + "\n", "deep.yaml")
+    message = f"the document nests more than {MAX_DEPTH} levels deep (the limit)"
+    assert read_yaml(too_deep).errors == [LoadError(too_deep, 1, 397, "", message)]
+
+
+def test_nesting_brought_in_by_aliases_counts(write: Write) -> None:
+    levels = [f"l0: &l0 {'[' * 30}{']' * 30}"]
+    levels += [f"l{n}: &l{n} {'[' * 30}*l{n - 1}{']' * 30}" for n in range(1, 5)]
+    path = write("\n".join(levels) + "\n")
+    (error,) = read_yaml(path).errors
+    assert (error.line, error.message) == (
+        4, f"aliases nest this value more than {MAX_DEPTH} levels deep (the limit)"
+    )
+
+
+def test_billion_laughs_stops_before_expanding(write: Write) -> None:
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 30)]
+    path = write("\n".join(lines) + "\n")
+    tracemalloc.start()
+    errors = read_yaml(path).errors
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    message = f"aliases repeat more than {MAX_ALIAS_VALUES} values in all (the limit)"
+    assert errors == [LoadError(path, 6, 10, "", message)]
+    assert peak < 20 * 1024 * 1024
+
+
+def test_aliases_below_the_limit_expand(write: Write) -> None:
+    path = write('a: &a [x, y]\nb: [*a, *a]\nc: {<<: {k: 1}, j: *a}\n')
+    (document,) = read_yaml(path).documents
+    assert document.data == {"a": ["x", "y"], "b": [["x", "y"], ["x", "y"]], "c": {"j": ["x", "y"], "k": 1}}
+
+
+def test_an_anchor_defined_twice_is_an_error(write: Write) -> None:
+    path = write("a: &v 1\nb: &v 2\nc: *v\n")
+    message = "anchor &v is defined twice (first at line 1)"
+    assert read_yaml(path).errors == [LoadError(path, 2, 4, "", message)]
+
+
+def test_ruamel_warnings_become_the_files_own_errors(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("%YAML 1.1\n---\na: 1e3\n")
+    (error,) = read_yaml(path).errors
+    assert (error.file, error.line) == (path, 3)
+    assert error.message.startswith("YAML warning: In YAML 1.1 floating point values should have a dot")
+    captured = capsys.readouterr()
+    assert captured.err == captured.out == ""
+
+
+def test_only_regular_files_are_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    message = "cannot read file: it is a named pipe (FIFO), not a regular file"
+    assert read_yaml(fifo).errors == [LoadError(fifo, 1, 1, "", message)]
+    assert read_yaml(tmp_path).errors == [
+        LoadError(tmp_path, 1, 1, "", "cannot read file: it is a directory, not a regular file")
+    ]
+    device = Path("/dev/zero")
+    message = "cannot read file: it is a character device, not a regular file"
+    assert read_yaml(device).errors == [LoadError(device, 1, 1, "", message)]
+
+
+def test_a_file_over_the_size_limit_is_not_parsed(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("a: " + "x" * MAX_FILE_BYTES + "\n")
+    assert read_yaml(path).errors == [LoadError(path, 1, 1, "", "file is larger than the 4 MiB limit")]

@@ -70,7 +70,7 @@ class _Conversation:
             except ProviderError as error:
                 stop = {
                     "reason": STOP_PROVIDER,
-                    "kind": "transport",
+                    "kind": error.kind,
                     "turn": index + 1,
                     "step": step + 1,
                     "message": f"the model call failed in turn {index + 1}, step {step + 1}: {error}",

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.model.transcript import Transcript
 from toolproof.sources.traces import audit_log, mcplab, mibo, native, otel
 from toolproof.sources.traces.errors import TraceError, UnknownFormat
@@ -41,15 +42,19 @@ def _lines(text: str, whole: ValueError) -> list[tuple[int, Any]]:
     return records
 
 
+MAX_TRACE_BYTES = 256 * 1024 * 1024
+"""The largest trace file read (only regular files are read: a FIFO never blocks the run)."""
+
+
 def read_traces(
     path: Path, *, platform: Platform | None = None, response_path: str | None = None
 ) -> list[Transcript]:
     """Every run recorded in `path`. `platform` forces the parser of legacy Mibo bodies (else recognised
     from the data); `response_path` is the Custom API response path of the reply text."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise TraceError(f"cannot read: {error.strerror}") from None
+        text = read_regular_file(path, MAX_TRACE_BYTES).decode("utf-8-sig")
+    except UnreadableFile as error:
+        raise TraceError(f"cannot read: {error.reason}") from None
     except UnicodeDecodeError:
         raise TraceError("not UTF-8 text") from None
     if not text.strip():

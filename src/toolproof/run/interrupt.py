@@ -1,10 +1,10 @@
 """Run a command's async work so that SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop it cleanly.
 
-A command calls `run_until_signal(main)` in place of `anyio.run(main)`, and returns `outcome.report(name)`
-when the outcome is `Interrupted`. On a signal `main` is cancelled: its servers (and everything they started)
-are stopped and fixture copies removed by the cleanup of the code `main` runs, and the reports of what
-finished are written. The exit status is then 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM, 129
-for SIGHUP), as a shell reports a process ended by that signal.
+A run calls `run_until_signal(main)` in place of `anyio.run(main)`; the command reports an `Interrupted`
+outcome with `outcome.report(name)`. On a signal `main` is cancelled: its servers (and everything they
+started) are stopped and fixture copies removed by the cleanup of the code `main` runs, and the reports of
+what finished are written. The exit status is then 128 + the signal number (130 for Ctrl-C, 143 for
+SIGTERM, 129 for SIGHUP), as a shell reports a process ended by that signal.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
+
+from toolproof.exit_codes import ExitCode
 
 T = TypeVar("T")
 
@@ -27,7 +29,7 @@ class Interrupted:
     @property
     def status(self) -> int:
         """The exit status for it: 128 + the signal number."""
-        return 128 + self.signal.value
+        return ExitCode.stopped_by(self.signal)
 
     def report(self, command: str) -> int:
         """Say in one line on stderr that `command` (e.g. "toolproof run") was stopped; return `status`."""

@@ -1,0 +1,447 @@
+"""toolproof's Python API: run server suites, check recorded agent runs, evaluate agents live.
+
+Each call returns a `SuiteResult` (the verdicts and the exit status the command line would give) and
+reports nothing unless asked to (`reports=Reports(...)`, or any event `sink`). A problem that stops a call
+before anything runs (a missing path, a bad setting) raises `UsageError`. The command line is a thin layer
+over these calls.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TextIO
+
+from toolproof.exit_codes import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from toolproof.load.errors import LoadError
+    from toolproof.model.events import Sink
+    from toolproof.model.result import CaseResult
+    from toolproof.model.server_case import Case
+    from toolproof.run.interrupt import Interrupted
+    from toolproof.run.trace_inputs import Platform
+    from toolproof.sources.options import ServerOptions
+
+__all__ = [
+    "Collection",
+    "Reports",
+    "SuiteResult",
+    "check_traces",
+    "collect_suite",
+    "evaluate",
+    "run_suite",
+]
+
+Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
+_NAMED = 3  # cases named in a warning before "and N more"
+
+
+@dataclass(frozen=True)
+class Reports:
+    """What to report while a call runs: the terminal report on `terminal` (None: none), and the JSON
+    (`json`, "-" for stdout) and JUnit files. Secret values are masked in each."""
+
+    terminal: TextIO | None = None
+    json: str | Path | None = None
+    junit: str | Path | None = None
+    verbosity: Literal["quiet", "normal", "verbose"] = "normal"
+
+    def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
+        """One sink feeding every report asked for (and `also`)."""
+        from toolproof.report.sinks import Broadcast
+
+        masked = set(secrets)
+        sinks: list[Sink] = []
+        if self.terminal is not None:
+            from toolproof.report.terminal import TerminalReport, Verbosity
+
+            level = Verbosity[self.verbosity.upper()]
+            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
+        if self.json is not None:
+            from toolproof.report.json_report import JsonReport
+
+            sinks.append(JsonReport(str(self.json), secrets=masked))
+        if self.junit is not None:
+            from toolproof.report.junit import JUnitReport
+
+            sinks.append(JUnitReport(Path(self.junit), secrets=masked))
+        return Broadcast([*sinks, *([also] if also is not None else [])])
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any;
+    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run)."""
+
+    results: tuple[CaseResult, ...]
+    duration_s: float = 0.0
+    stopped_by: signal.Signals | None = None
+    nothing_ran: bool = False
+
+    def _count(self, status: str) -> int:
+        return sum(1 for result in self.results if result.status == status)
+
+    @property
+    def passed(self) -> int:
+        return self._count("PASS")
+
+    @property
+    def failed(self) -> int:
+        return self._count("FAIL")
+
+    @property
+    def errors(self) -> int:
+        return self._count("ERROR")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("SKIP")
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
+        if self.stopped_by is not None:
+            return ExitCode.stopped_by(self.stopped_by)
+        status = exit_code_of(self.results)
+        return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
+
+    @property
+    def ok(self) -> bool:
+        """Whether at least one case ran and none failed or could not be loaded."""
+        return self.exit_code == ExitCode.OK
+
+
+def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
+    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when
+    there is no result at all, else OK (every case passed or was skipped)."""
+    statuses = {str(result.status) for result in results}
+    if "ERROR" in statuses:
+        return ExitCode.USAGE
+    if "FAIL" in statuses:
+        return ExitCode.FAILED
+    return ExitCode.OK if statuses else ExitCode.NO_TESTS
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What a suite holds after selection: cases and the documents that did not load, in file order."""
+
+    items: tuple[Case | LoadError, ...]
+
+    @property
+    def cases(self) -> list[Case]:
+        from toolproof.model.server_case import Case
+
+        return [item for item in self.items if isinstance(item, Case)]
+
+    @property
+    def errors(self) -> list[LoadError]:
+        from toolproof.model.server_case import Case
+
+        return [item for item in self.items if not isinstance(item, Case)]
+
+
+def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
+    """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
+    pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
+    the cases found."""
+    from toolproof import load
+
+    pattern = select
+    from toolproof.model.server_case import Case
+
+    if not paths:
+        raise UsageError("give at least one suite file or directory")
+    try:
+        items = [
+            item for path in load.discover([Path(each) for each in paths]) for item in load.load_file(path)
+        ]
+        found = [item for item in items if isinstance(item, Case)]
+        chosen = {id(case) for case in load.select(found, pattern)}
+    except load.SuiteNotFound as missing:
+        raise UsageError(f"{missing.path}: no such file or directory") from None
+    except load.SelectionError as problem:
+        raise UsageError(str(problem)) from None
+    if found and not chosen:
+        raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
+    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in chosen))
+
+
+def run_suite(
+    paths: Sequence[str | Path],
+    *,
+    fixture: str | Path | None = None,
+    server: str | Sequence[str] | None = None,
+    docker: str | None = None,
+    timeout: float = 30.0,
+    jobs: int | None = None,
+    select: str | None = None,
+    protocol: Protocol = "2025-11-25",
+    environ: Mapping[str, str] | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run every case of the suite files or directories `paths` against real MCP servers.
+
+    `fixture`: a directory each case gets its own copy of as `{{fixture}}`. `server`: a stdio command that
+    replaces every case's (a string is split as a shell would, never run by one). `docker`: run stdio
+    servers in this image. `timeout`: seconds per case (a case's own wins). `jobs`: cases at once (default:
+    one per core). `select`: a `-k` pattern. `environ`: the environment servers inherit and `${VAR}` reads
+    (default: this process's). `handle_signals`: SIGINT, SIGTERM and SIGHUP stop the run cleanly and set
+    `stopped_by` (only from the main thread).
+    """
+    options = server_options(
+        fixture=fixture,
+        server=server,
+        docker=docker,
+        timeout=timeout,
+        protocol=protocol,
+        environ=environ,
+    )
+    collection = collect_suite(paths, select=select)
+    return run_collection(
+        collection, options, jobs=jobs, reports=reports, sink=sink, handle_signals=handle_signals
+    )
+
+
+def server_options(
+    *,
+    fixture: str | Path | None = None,
+    server: str | Sequence[str] | None = None,
+    docker: str | None = None,
+    timeout: float = 30.0,
+    protocol: Protocol = "2025-11-25",
+    environ: Mapping[str, str] | None = None,
+) -> ServerOptions:
+    """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
+    from toolproof.sources.options import ServerOptions
+
+    if fixture is not None and not Path(fixture).is_dir():
+        raise UsageError(f"--fixture {fixture}: not a directory")
+    if timeout <= 0:
+        raise UsageError(f"--timeout must be greater than 0, got {timeout:g}")
+    if protocol not in ("2025-11-25", "2026-07-28", "auto"):
+        raise UsageError(f"--protocol {protocol!r}: expected 2025-11-25, 2026-07-28 or auto")
+    if isinstance(server, str):
+        try:
+            override = tuple(shlex.split(server))
+        except ValueError as error:
+            raise UsageError(f"--server: {error}") from None
+    else:
+        override = tuple(server or ())
+    return ServerOptions(
+        environ=dict(os.environ if environ is None else environ),
+        fixture=Path(fixture).resolve() if fixture is not None else None,
+        timeout_s=timeout,
+        server_override=override,
+        docker=docker or "",
+        protocol="legacy" if protocol == "2025-11-25" else protocol,
+    )
+
+
+def run_collection(
+    collection: Collection,
+    options: ServerOptions,
+    *,
+    jobs: int | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run collected cases (see `run_suite`); load errors become ERROR results in their place."""
+    import anyio
+
+    from toolproof.run.interrupt import run_until_signal
+    from toolproof.run.secrets import run_secrets
+    from toolproof.run.server_suite import run_server_suite
+
+    _warn_unused_overrides(collection.cases, options)
+    _warn_literal_fixture(collection.cases, options)
+    secrets = run_secrets([case.server for case in collection.cases], options.environ)
+    events = (reports or Reports()).sink(secrets, sink)
+    slots = jobs or os.cpu_count() or 2
+    started = time.monotonic()
+
+    async def main() -> list[CaseResult]:
+        return await run_server_suite(collection.items, options, jobs=slots, sink=events)
+
+    outcome = run_until_signal(main) if handle_signals else anyio.run(main)
+    return _suite_result(outcome, time.monotonic() - started)
+
+
+def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:
+    from toolproof.run.interrupt import Interrupted
+
+    if isinstance(outcome, Interrupted):
+        return SuiteResult((), duration_s, stopped_by=outcome.signal)
+    return SuiteResult(tuple(outcome), duration_s)
+
+
+def _names(cases: Sequence[Case], which: str = "") -> str:
+    """`2 cases<which>: 'a', 'b'`, naming at most a few."""
+    shown = ", ".join(repr(case.name) for case in cases[:_NAMED])
+    more = f" and {len(cases) - _NAMED} more" if len(cases) > _NAMED else ""
+    count = f"{len(cases)} case{'' if len(cases) == 1 else 's'}"
+    return f"{count}{which}: {shown}{more}"
+
+
+def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
+    """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
+    from toolproof.core.writing import warn
+    from toolproof.model.server_case import Transport
+
+    given = (("--server", options.server_override), ("--docker", options.docker))
+    flags = [flag for flag, value in given if value]
+    remote = [case for case in cases if case.server.transport is not Transport.STDIO]
+    if flags and remote:
+        verb = "applies" if len(flags) == 1 else "apply"
+        unchanged = _names(remote, " over http/sse")
+        warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {unchanged}")
+
+
+def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions) -> None:
+    """One warning naming the cases that use `{{fixture}}` in a run without a fixture directory."""
+    import re
+
+    from toolproof.core.writing import warn
+
+    if options.fixture is not None:
+        return
+    placeholder = re.compile(r"\{\{\s*fixture\s*\}\}")
+    using = [case for case in cases if placeholder.search(case.model_dump_json())]
+    if using:
+        warn(f"{{{{fixture}}}} stays as written without --fixture DIR; used by {_names(using)}")
+
+
+def check_traces(
+    cases: Sequence[str | Path],
+    traces: Sequence[str | Path],
+    *,
+    skip_judge: bool = False,
+    by_case: bool = False,
+    timezone: str | tzinfo | None = None,
+    now: str | datetime | None = None,
+    platform: Platform | None = None,
+    response_path: str | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+) -> SuiteResult:
+    """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
+    without running anything (and without importing the MCP SDK).
+
+    `timezone` and `now`: the zone and moment date expressions such as TODAY see (default: local, and each
+    run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
+    report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
+    """
+    from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
+    from toolproof.run.trace_suite import check_runs, has_judge, pair
+
+    zone = time_zone(timezone)
+    moment = when(now, zone) if now is not None else None
+    runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
+    loaded, errors = agent_cases([Path(each) for each in cases], recorded)
+    judged = [case.name for case in loaded if has_judge(case)]
+    if judged and not skip_judge:
+        shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
+        raise UsageError(
+            f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
+            "report them as not evaluated"
+        )
+    pairs = pair(loaded, runs)
+    if loaded and runs and not any(pairs.values()):
+        named = sorted({each.scenario for each in runs if each.scenario})
+        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    started = time.monotonic()
+    results = check_runs(loaded, errors, pairs, zone, moment, by_case=by_case)
+    report_results(
+        results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
+    )
+    unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
+    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
+
+
+def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
+    """Send verdicts reached all at once to `sink` as the events of a run."""
+    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
+
+    sink.handle(RunStarted(total=len(results), title=title))
+    for index, result in enumerate(results):
+        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
+        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
+    sink.handle(RunFinished(results=list(results), duration_s=duration_s))
+
+
+def evaluate(
+    paths: Sequence[str | Path],
+    *,
+    config: str | Path | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    script: str | Path | None = None,
+    max_steps: int | None = None,
+    judge_provider: str | None = None,
+    judge_model: str | None = None,
+    judge_base_url: str | None = None,
+    judge_script: str | Path | None = None,
+    skip_judge: bool = False,
+    servers: Sequence[str] = (),
+    target: str | Path | None = None,
+    trials: int | None = None,
+    k: int | None = None,
+    pass_threshold: float | None = None,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    save_traces: str | Path | None = None,
+    timeout: float | None = None,
+    fixture: str | Path | None = None,
+    jobs: int | None = None,
+    select: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    reports: Reports | None = None,
+    sink: Sink | None = None,
+    handle_signals: bool = False,
+) -> SuiteResult:
+    """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
+    check and judge each run. Settings left None come from the project file (`config`, default
+    ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
+    mean."""
+    from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+
+    def path(value: str | Path | None) -> Path | None:
+        return None if value is None else Path(value)
+
+    request = EvalRequest(
+        paths=[Path(each) for each in paths],
+        config=path(config),
+        agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
+        judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
+        skip_judge=skip_judge,
+        servers=tuple(servers),
+        target=path(target),
+        trials=trials,
+        k=k,
+        pass_threshold=pass_threshold,
+        record=path(record),
+        replay=path(replay),
+        save_traces=path(save_traces),
+        timeout_s=timeout,
+        fixture=path(fixture),
+        jobs=jobs,
+        select=select,
+        environ=environ,
+    )
+    started = time.monotonic()
+    outcome = run_eval(
+        request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
+    )
+    return _suite_result(outcome, time.monotonic() - started)

@@ -1,0 +1,25 @@
+"""A command's exit status from its `SuiteResult`, with one line on stderr when nothing ran or a signal
+stopped it."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from toolproof.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from toolproof.api import SuiteResult
+
+
+def exit_status(command: str, result: SuiteResult) -> int:
+    """`result.exit_code`; says why on stderr when it is a stop by signal or NO_TESTS."""
+    if result.stopped_by is not None:
+        from toolproof.run.interrupt import Interrupted
+
+        return Interrupted(result.stopped_by).report(command)
+    status = result.exit_code
+    if status == ExitCode.NO_TESTS:
+        why = "no case had a recorded run to check" if result.results else "no case found"
+        print(f"{command}: nothing ran: {why} (exit status {status})", file=sys.stderr)
+    return status
