@@ -185,7 +185,11 @@ def flows(tools: Sequence[Tool]) -> list[_Flow]:
 
 
 def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
-    kinds = {name_of(tool): {field.name: field for field in _fields(tool)} for tool in tools}
+    kinds: dict[str, dict[str, _Field]] = {}
+    for tool in tools:  # tools that share a name (E113) pool their fields, so each flow finds its own
+        fields = kinds.setdefault(name_of(tool), {})
+        for field in _fields(tool):
+            fields.setdefault(field.name, field)
     seen: set[tuple[str, str, str]] = set()
     for flow in flows(tools):
         key = (flow.source, flow.field, flow.target)
