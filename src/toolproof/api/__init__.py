@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -26,6 +26,7 @@ from toolproof.exit_codes import UsageError
 if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
+    from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
@@ -236,6 +237,9 @@ def check_traces(
     response_path: str | None = None,
     reports: Reports | None = None,
     sink: Sink | None = None,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    maxfail: int = 0,
 ) -> SuiteResult:
     """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
     without running anything (and without importing the MCP SDK).
@@ -243,6 +247,8 @@ def check_traces(
     `timezone` and `now`: the zone and moment date expressions such as TODAY see (default: local, and each
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
+    `last_failed`, `failed_first`, `maxfail`: as `run_collection`'s and `toolproof run`'s --lf, --ff and
+    --maxfail.
     """
     from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
     from toolproof.run.trace_suite import check_runs, has_judge, pair
@@ -251,6 +257,8 @@ def check_traces(
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
     loaded, errors = agent_cases([Path(each) for each in cases], recorded)
+    order = _order(last_failed, failed_first)
+    loaded = order(loaded) if order else loaded
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -263,7 +271,7 @@ def check_traces(
         named = sorted({each.scenario for each in runs if each.scenario})
         raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
     started = time.monotonic()
-    results = check_runs(loaded, errors, pairs, zone, moment, by_case=by_case)
+    results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     report_results(
         results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
     )
@@ -302,11 +310,14 @@ def evaluate(
     reports: Reports | None = None,
     sink: Sink | None = None,
     handle_signals: bool = False,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    maxfail: int = 0,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean."""
+    mean (`last_failed`, `failed_first`, `maxfail`: --lf, --ff, --maxfail)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
 
     def path(value: str | Path | None) -> Path | None:
@@ -331,9 +342,41 @@ def evaluate(
         jobs=jobs,
         select=select,
         environ=environ,
+        order=_order(last_failed, failed_first),
+        maxfail=maxfail,
     )
     started = time.monotonic()
     outcome = run_eval(
         request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
     )
     return _suite_result(outcome, time.monotonic() - started)
+
+
+def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:
+    """The agent cases to run under --last-failed (`only`) / --failed-first (`first`): a case failed last time
+    when its own result or one of its checks' results (`case › check`) did. None without either."""
+    if not (only or first):
+        return None
+    from toolproof.report.history import last_failed, prioritise
+
+    failed = last_failed()
+    cases = {node.split(" › ")[0] for node in failed}
+
+    def node_id(case: AgentCase) -> str:
+        return f"{case.source.file}::{case.name}"
+
+    return lambda items: prioritise(items, node_id, cases, only=only)
+
+
+def _stop_after(results: list[CaseResult], maxfail: int) -> list[CaseResult]:
+    """The results up to and including the `maxfail`-th failed or broken one (all of them without a limit)."""
+    from toolproof.model.result import Status
+
+    if not maxfail:
+        return results
+    failed = 0
+    for index, result in enumerate(results):
+        failed += result.status in (Status.FAIL, Status.ERROR)
+        if failed >= maxfail:
+            return results[: index + 1]
+    return results
