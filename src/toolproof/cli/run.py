@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
+from toolproof.cli.options import add_output_options, add_reuse_option, duration_arg, jobs_arg, reports
 from toolproof.cli.outcome import exit_status
 from toolproof.exit_codes import ExitCode, UsageError
 
@@ -79,6 +79,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "era, or auto (discover, then fall back)",
     )
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
+    add_reuse_option(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run)
 
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             docker=args.docker,
             timeout=args.timeout,
             protocol=args.protocol,
+            reuse_server=args.reuse_server,
         )
         collection = api.collect_suite([*args.paths, *args.suite], select=args.select)
     except UsageError as problem:

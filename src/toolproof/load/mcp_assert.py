@@ -38,7 +38,7 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 """TrajectoryBlock fields and the top-level keys they are written as."""
 
 KEYS = frozenset(
-    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", *BLOCKS, *TRAJECTORY_KEYS.values()}
+    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", "isolate", *BLOCKS, *TRAJECTORY_KEYS.values()}
 )
 
 _DETECT = frozenset({"server", "setup", *BLOCKS})
@@ -124,6 +124,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         "server": server,
         "setup": data.get("setup"),
         "skip": data.get("skip"),
+        "isolate": data.get("isolate"),
     }
     try:
         case = Case.model_validate(drop_null_fields(fields, Case))

@@ -339,6 +339,7 @@ class Case(Frozen):
     timeout: float | None = None
     skip: bool = False
     skip_unless_env: str | None = None
+    isolate: bool = False  # a fresh server of its own even under --reuse-server
 
     @property
     def node_id(self) -> str:

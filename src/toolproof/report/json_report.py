@@ -86,6 +86,8 @@ class JsonReport:
             "stderr": scrub(result.stderr),
             "phases_ms": {scrub(name): _millis(seconds) for name, seconds in result.phases.items()},
         }
+        if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
+            entry["shared_server"] = result.shared_server
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -69,6 +69,9 @@ class JUnitReport:
             line=str(result.line),
             time=_seconds(result.duration_s),
         )
+        if result.shared_server is not None:  # --reuse-server: cases with the same value shared a server
+            properties = ET.SubElement(case, "properties")
+            ET.SubElement(properties, "property", name="shared_server", value=str(result.shared_server))
         if result.status is Status.SKIP:
             skipped = ET.SubElement(case, "skipped")
             if result.reason:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
@@ -15,13 +15,22 @@ from toolproof.run.skip import skip_reason
 from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.options import ServerOptions
 
+if TYPE_CHECKING:
+    from toolproof.run.server_reuse import Reuse
+
 
 async def execute_case(
-    case: Case, options: ServerOptions, *, trial: int = 1, on_answered: Callable[[], None] = lambda: None
+    case: Case,
+    options: ServerOptions,
+    *,
+    trial: int = 1,
+    on_answered: Callable[[], None] = lambda: None,
+    reuse: Reuse | None = None,
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
-    `on_answered` is called once the request has been answered, before the server is shut down.
+    `on_answered` is called once the request has been answered, before the server is shut down. With
+    `reuse`, a case that may share runs on a shared server (`run/server_reuse.py`).
     """
     started = time.perf_counter()
 
@@ -57,6 +66,21 @@ async def execute_case(
 
     from toolproof.sources.server import observe_case  # the MCP SDK loads for the first case with a server
 
+    if reuse is not None:
+        shared = await reuse.observe(
+            case, options, lambda variables: _resolved_expect(case.block, variables), on_answered
+        )
+        if shared is not None:
+            exchange = shared.exchange
+            if exchange.observation is None:
+                result = verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
+            else:
+                expect = _resolved_expect(case.block, reuse.variables)
+                failure = check_block(case.block, expect, exchange.observation)
+                stderr = exchange.stderr if failure else ""
+                status = Status.FAIL if failure else Status.PASS
+                result = verdict(status, failure, stderr=stderr, phases=exchange.phases)
+            return result.model_copy(update={"shared_server": shared.server})
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)

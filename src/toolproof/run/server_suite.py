@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import anyio
 
 from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink
@@ -10,8 +13,12 @@ from toolproof.model.result import CaseResult
 from toolproof.model.server_case import Case, TrajectoryBlock
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
+from toolproof.run.fixture import isolated_fixture
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
+
+if TYPE_CHECKING:
+    from toolproof.run.server_reuse import Reuse
 
 
 async def run_server_suite(
@@ -20,16 +27,30 @@ async def run_server_suite(
     """Every case's verdict (one ERROR result per document that did not load), in suite order; no server
     process outlives the call, even when it is cancelled."""
 
+    reuse: Reuse | None = None
+
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
         if isinstance(item, Case):
-            return await execute_case(item, options, on_answered=slot.release)
+            return await execute_case(item, options, on_answered=slot.release, reuse=reuse)
         return load_error_result(*item)
 
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
     try:
-        return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+        if not options.reuse_server:
+            return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+        from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
+        from toolproof.sources.shared_servers import SharedServers
+
+        with isolated_fixture(options.fixture) as fixture:
+            async with anyio.create_task_group() as group:
+                servers = SharedServers(group)
+                reuse = Reuse(servers, str(fixture) if fixture else None)
+                try:
+                    return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+                finally:
+                    servers.close_all()
     finally:
         if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
             from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK

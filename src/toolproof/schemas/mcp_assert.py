@@ -68,6 +68,7 @@ def schema() -> Schema:
         "timeout": DURATION,
         "skip": BOOLEAN,
         "skip_unless_env": {**SCALAR_TEXT, "description": "skipped when this variable is empty"},
+        "isolate": {**BOOLEAN, "description": "always a fresh server of its own, even with --reuse-server"},
         "trajectory": {"type": "array", "items": refs["TrajectoryCheck"]},
         "trace": {"type": "array", "items": refs["TraceEntry"]},
         "audit_log": SCALAR_TEXT,

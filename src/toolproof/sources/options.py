@@ -29,3 +29,4 @@ class ServerOptions:
     protocol: Protocol = "legacy"
     notification_grace_s: float = NOTIFICATION_GRACE_S
     max_message_bytes: int = 64 * 1024 * 1024
+    reuse_server: bool = False  # read-only cases with the same server identity share one server
