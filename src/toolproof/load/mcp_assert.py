@@ -38,7 +38,8 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 """TrajectoryBlock fields and the top-level keys they are written as."""
 
 KEYS = frozenset(
-    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", "isolate", *BLOCKS, *TRAJECTORY_KEYS.values()}
+    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", "isolate", *BLOCKS}
+    | set(TRAJECTORY_KEYS.values())
 )
 
 _DETECT = frozenset({"server", "setup", *BLOCKS})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
@@ -17,6 +17,19 @@ from toolproof.sources.options import ServerOptions
 
 if TYPE_CHECKING:
     from toolproof.run.server_reuse import Reuse
+    from toolproof.sources.server import ServerExchange
+
+
+class Verdict(Protocol):
+    def __call__(
+        self,
+        status: Status,
+        failure: Failure | None = None,
+        *,
+        reason: str | None = None,
+        stderr: str = "",
+        phases: dict[str, float] | None = None,
+    ) -> CaseResult: ...
 
 
 async def execute_case(
@@ -71,29 +84,23 @@ async def execute_case(
             case, options, lambda variables: _resolved_expect(case.block, variables), on_answered
         )
         if shared is not None:
-            exchange = shared.exchange
-            if exchange.observation is None:
-                result = verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
-            else:
-                expect = _resolved_expect(case.block, reuse.variables)
-                failure = check_block(case.block, expect, exchange.observation)
-                stderr = exchange.stderr if failure else ""
-                status = Status.FAIL if failure else Status.PASS
-                result = verdict(status, failure, stderr=stderr, phases=exchange.phases)
+            expect = _resolved_expect(case.block, reuse.variables)
+            result = _judged(verdict, case.block, expect, shared.exchange)
             return result.model_copy(update={"shared_server": shared.server})
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)
         exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
-        if exchange.observation is None:
-            return verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
-        failure = check_block(case.block, expect, exchange.observation)
-    return verdict(
-        Status.FAIL if failure else Status.PASS,
-        failure,
-        stderr=exchange.stderr if failure else "",
-        phases=exchange.phases,
-    )
+        return _judged(verdict, case.block, expect, exchange)
+
+
+def _judged(verdict: Verdict, block: Block, expect: Expect, exchange: ServerExchange) -> CaseResult:
+    """The verdict on what the server did: its classified failure, or the checks on its observation."""
+    if exchange.observation is None:
+        return verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
+    failure = check_block(block, expect, exchange.observation)
+    status = Status.FAIL if failure else Status.PASS
+    return verdict(status, failure, stderr=exchange.stderr if failure else "", phases=exchange.phases)
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:

@@ -11,9 +11,9 @@ from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
 from toolproof.model.server_case import Case, TrajectoryBlock
+from toolproof.run.fixture import isolated_fixture
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
-from toolproof.run.fixture import isolated_fixture
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
 
@@ -48,9 +48,10 @@ async def run_server_suite(
                 servers = SharedServers(group)
                 reuse = Reuse(servers, str(fixture) if fixture else None)
                 try:
-                    return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+                    results = await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
                 finally:
                     servers.close_all()
+        return results
     finally:
         if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
             from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK
