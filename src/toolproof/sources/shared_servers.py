@@ -47,6 +47,7 @@ class SharedServers:
 
     def give_back(self, spec: ConnectSpec, lease: Lease, *, healthy: bool) -> None:
         if healthy:
+            lease.session.forget_traffic()
             self._idle.setdefault(identity(spec), []).append(lease)
         else:
             lease._closed.set()
