@@ -5,9 +5,15 @@ VENV := $(CURDIR)/.venv
 PY := $(VENV)/bin/python
 export PATH := $(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup browser demo test lint bench clean
 
 setup: $(VENV)/.installed node_modules/.installed
+
+# The HTML report is tested in headless Chromium: Debian's chromium and chromium-driver, installed when missing.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  as_root=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$as_root apt-get update && DEBIAN_FRONTEND=noninteractive $$as_root apt-get install -y chromium chromium-driver; }
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -22,7 +28,7 @@ node_modules/.installed: package.json package-lock.json
 demo: setup
 	toolproof run examples/quickstart
 
-test: setup
+test: setup browser
 	ruff check src tests bench examples
 	mypy
 	lint-imports

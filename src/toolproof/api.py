@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.model.server_case import Case
+    from toolproof.report.baseline import Entry
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
@@ -46,12 +47,25 @@ _NAMED = 3  # cases named in a warning before "and N more"
 @dataclass(frozen=True)
 class Reports:
     """What to report while a call runs: the terminal report on `terminal` (None: none), and the JSON
-    (`json`, "-" for stdout) and JUnit files. Secret values are masked in each."""
+    (`json`, "-" for stdout) and JUnit files; Markdown appended to `markdown` and to each of
+    `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
+    with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
+    the terminal; the last-failed record in `state_dir`. Secret values are masked in each."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
     junit: str | Path | None = None
     verbosity: Literal["quiet", "normal", "verbose"] = "normal"
+    markdown: str | Path | None = None
+    step_summaries: tuple[str | Path, ...] = ()
+    html: str | Path | None = None
+    badge: str | Path | None = None
+    save_baseline: str | Path | None = None
+    baseline: Mapping[str, Entry] | None = None
+    durations: int | None = None
+    threshold: int | None = None
+    state_dir: str | Path | None = None
+    title: str | None = None
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`)."""
@@ -64,15 +78,70 @@ class Reports:
 
             level = Verbosity[self.verbosity.upper()]
             sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
+        sinks += self._ci_sinks(masked)
         if self.json is not None:
             from toolproof.report.json_report import JsonReport
 
-            sinks.append(JsonReport(str(self.json), secrets=masked))
+            sinks.append(
+                JsonReport(str(self.json), secrets=masked, baseline=self._baseline(), title=self.title)
+            )
         if self.junit is not None:
             from toolproof.report.junit import JUnitReport
 
             sinks.append(JUnitReport(Path(self.junit), secrets=masked))
+        sinks += self._file_sinks(masked)
         return Broadcast([*sinks, *([also] if also is not None else [])])
+
+    def _baseline(self) -> dict[str, Entry] | None:
+        return None if self.baseline is None else dict(self.baseline)
+
+    def _ci_sinks(self, masked: set[str]) -> list[Sink]:
+        """The lines after the terminal summary: slowest cases, the baseline comparison, the pass rate."""
+        found: list[Sink] = []
+        if self.terminal is None:
+            return found
+        if self.durations is not None:
+            from toolproof.report.durations import DurationsReport
+
+            found.append(DurationsReport(self.durations, stdout=self.terminal, secrets=masked))
+        if self.baseline is not None:
+            from toolproof.report.notes import BaselineNote
+
+            found.append(BaselineNote(dict(self.baseline), stdout=self.terminal, secrets=masked))
+        if self.threshold is not None:
+            from toolproof.report.notes import ThresholdNote
+
+            found.append(ThresholdNote(self.threshold, stdout=self.terminal))
+        return found
+
+    def _file_sinks(self, masked: set[str]) -> list[Sink]:
+        """Markdown (and step summaries), HTML, badge, baseline and the last-failed record."""
+        found: list[Sink] = []
+        title = self.title or "toolproof"
+        markdown = [path for path in (self.markdown, *self.step_summaries) if path]
+        if markdown:
+            from toolproof.report.markdown import MarkdownReport
+
+            found += [
+                MarkdownReport(path, masked, title=title, baseline=self._baseline()) for path in markdown
+            ]
+        if self.html is not None:
+            from toolproof.report.html import HtmlReport
+
+            found.append(HtmlReport(self.html, masked, baseline=self._baseline(), title=self.title))
+        if self.badge is not None:
+            from toolproof.report.badge import BadgeReport
+
+            found.append(BadgeReport(self.badge))
+        if self.save_baseline is not None:
+            from toolproof.report.baseline import BaselineWriter
+
+            found.append(BaselineWriter(self.save_baseline, masked))
+        if self.state_dir is not None:
+            from toolproof.report.history import LastFailedWriter
+
+            found.append(LastFailedWriter(Path(self.state_dir)))
+        return found
 
 
 @dataclass(frozen=True)
@@ -260,8 +329,12 @@ def run_collection(
     reports: Reports | None = None,
     sink: Sink | None = None,
     handle_signals: bool = False,
+    trials: int = 1,
+    maxfail: int = 0,
 ) -> SuiteResult:
-    """Run collected cases (see `run_suite`); load errors become ERROR results in their place."""
+    """Run collected cases (see `run_suite`); load errors become ERROR results in their place. `trials`:
+    run each case that many times (one result per case, with its pass rate); `maxfail`: stop after that
+    many failed cases."""
     import anyio
 
     from toolproof.run.interrupt import run_until_signal
@@ -276,7 +349,9 @@ def run_collection(
     started = time.monotonic()
 
     async def main() -> list[CaseResult]:
-        return await run_server_suite(collection.items, options, jobs=slots, sink=events)
+        return await run_server_suite(
+            collection.items, options, jobs=slots, sink=events, trials=trials, maxfail=maxfail
+        )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
     return _suite_result(outcome, time.monotonic() - started)

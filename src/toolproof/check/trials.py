@@ -88,8 +88,15 @@ def combine(trials: Sequence[CaseResult], *, k: int | None = None, threshold: fl
     errored = stats.passed == 0 and any(result.status is Status.ERROR for result in ran)
     status = Status.ERROR if errored else Status.FAIL
     stderr = next((result.stderr for result in bad if result.stderr), "")
+    steps = bad[0].steps or first.steps  # what the first failing trial did
     return first.model_copy(
-        update={"status": status, "failure": failure, "stderr": stderr, **_totals(trials, stats)}
+        update={
+            "status": status,
+            "failure": failure,
+            "stderr": stderr,
+            "steps": steps,
+            **_totals(trials, stats),
+        }
     )
 
 

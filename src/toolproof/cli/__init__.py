@@ -10,7 +10,20 @@ from collections.abc import Sequence
 from toolproof import __version__
 from toolproof.exit_codes import ExitCode
 
-COMMANDS = ("run", "check", "intercept", "eval", "schema")
+COMMANDS = (
+    "run",
+    "ci",
+    "check",
+    "eval",
+    "intercept",
+    "report",
+    "schema",
+    "lint",
+    "audit",
+    "fuzz",
+    "conformance",
+)
+AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
 
 class Parser(argparse.ArgumentParser):
@@ -32,7 +45,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in COMMANDS:
+    for name in (*COMMANDS, *AUTHORING):
         module = __import__(f"toolproof.cli.{name}", fromlist=["register"])
         module.register(commands)
     return parser, dict(commands.choices)

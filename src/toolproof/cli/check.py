@@ -16,8 +16,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolproof.cli.options import add_output_options, reports
+from toolproof.cli.options import add_output_options, reports, settle_json
 from toolproof.cli.outcome import exit_status
+from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from toolproof import api
     from toolproof.core.writing import warn
 
+    settle_json(args, "cases")
     try:
         trace_paths, case_paths = split_paths(args.trace, args.cases)
         if not args.cases:
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof check: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    return exit_status("toolproof check", result)
+    return gated(args, result, exit_status("toolproof check", result))
 
 
 def split_paths(traces: Sequence[Path], cases: Sequence[Path]) -> tuple[list[Path], list[Path]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
 from toolproof.cli.outcome import exit_status
+from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 PROVIDERS = ("openai", "anthropic", "scripted")
@@ -135,4 +136,4 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    return exit_status("toolproof eval", result)
+    return gated(args, result, exit_status("toolproof eval", result))

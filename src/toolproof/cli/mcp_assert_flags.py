@@ -7,28 +7,15 @@ flag is never looked up here, so a row left behind does no harm).
 from __future__ import annotations
 
 # command -> what to do instead
-COMMANDS: dict[str, str] = {
-    "ci": "run `toolproof run` (its exit status is 1 when a case fails)",
-    "matrix": "run `toolproof run --server CMD` once per server",
-    "coverage": "not available",
-    "generate": "write the cases by hand (see README.md, 'A first suite')",
-    "init": "write the cases by hand (see README.md, 'A first suite')",
-    "snapshot": "not available",
-    "watch": "not available",
-    "audit": "not available",
-    "fuzz": "not available",
-    "lint": "not available",
-}
+COMMANDS: dict[str, str] = {}
 
 # (command, flag) -> what to do instead
 FLAGS: dict[tuple[str, str], str] = {
-    ("run", "--trials"): "repeated trials are for agents: `toolproof eval --trials N`",
-    ("run", "--markdown"): "write --junit FILE or --json FILE and render those",
-    ("run", "--badge"): "not available",
-    ("run", "--baseline"): "not available",
-    ("run", "--save-baseline"): "not available",
     ("run", "--fix"): "agent-lsp's position re-probing is not available",
     ("run", "--reuse-server"): "every case gets a fresh server",
+    ("snapshot", "--docker"): "not available",
+    ("watch", "--interval"): "watch reacts to change notifications; --debounce takes changes together",
+    ("matrix", "--languages"): "give --server NAME=CMD once per server",
 }
 
 

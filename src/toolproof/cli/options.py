@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from toolproof.api import Reports
+    from toolproof.report.baseline import Entry
+
+STDOUT = "-"
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 
 def _seconds(text: str) -> float:
@@ -57,26 +61,132 @@ def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, json_to_stdout: bool = True) -> None:
-    """Report options common to every command that produces verdicts (`json_to_stdout`: `--json -` is
-    offered)."""
-    json_help = "write a JSON report ('-' for stdout)" if json_to_stdout else "write a JSON report to FILE"
-    parser.add_argument("--json", type=str, metavar="FILE", help=json_help)
-    parser.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
-    verbosity = parser.add_mutually_exclusive_group()
+def count_arg(text: str) -> int:
+    """A whole number of zero or more, as an argparse type."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def percent_arg(text: str) -> int:
+    """A whole percentage from 0 to 100, as an argparse type."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a whole percentage from 0 to 100, got {text!r}")
+    return value
+
+
+def baseline_arg(text: str) -> dict[str, Entry]:
+    """A baseline file, read at once (a missing or malformed one is a usage error)."""
+    from toolproof.report.baseline import BaselineError, load_baseline
+
+    try:
+        return load_baseline(text)
+    except BaselineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def add_output_options(
+    parser: argparse.ArgumentParser, *, json_to_stdout: bool = True, run_control: bool = False
+) -> None:
+    """Report options common to every command that produces verdicts (`json_to_stdout`: a bare `--json` or
+    `--json -` prints the report on stdout), and with `run_control` the options that choose and stop cases
+    (--lf, --ff, -x, --maxfail)."""
+    reports = parser.add_argument_group("reports")
+    if json_to_stdout:
+        reports.add_argument(
+            "--json",
+            nargs="?",
+            const=STDOUT,
+            metavar="FILE",
+            help="write a JSON report to FILE, or to stdout when FILE is '-' or left out",
+        )
+    else:
+        reports.add_argument("--json", type=str, metavar="FILE", help="write a JSON report to FILE")
+    reports.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    reports.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="FILE",
+        help="append a Markdown report to FILE (also to $GITHUB_STEP_SUMMARY when it is set)",
+    )
+    reports.add_argument("--html", type=Path, metavar="FILE", help="write a self-contained HTML report")
+    reports.add_argument("--badge", type=Path, metavar="FILE", help="write a shields.io endpoint badge")
+    reports.add_argument(
+        "--baseline",
+        type=baseline_arg,
+        metavar="FILE",
+        help="compare with a saved baseline; a regression fails the run (in ci, with --fail-on-regression)",
+    )
+    reports.add_argument("--save-baseline", type=Path, metavar="FILE", help="save this run as a baseline")
+    reports.add_argument(
+        "--durations", type=count_arg, metavar="N", help="print the N slowest cases (0: all of them)"
+    )
+    verbosity = reports.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")
+    if not run_control:
+        return
+    control = parser.add_argument_group("run control")
+    control.add_argument(
+        "--lf",
+        "--last-failed",
+        dest="last_failed",
+        action="store_true",
+        help="only the cases that failed last time (all when none did); kept in .toolproof/",
+    )
+    control.add_argument(
+        "--ff", "--failed-first", dest="failed_first", action="store_true", help="the failed cases first"
+    )
+    stop = control.add_mutually_exclusive_group()
+    stop.add_argument(
+        "-x", "--exitfirst", dest="maxfail", action="store_const", const=1, help="stop at the first failure"
+    )
+    stop.add_argument("--maxfail", type=jobs_arg, metavar="N", help="stop after N failures")
+
+
+def settle_json(args: argparse.Namespace, positional: str) -> None:
+    """`--json` left bare before a suite path takes the path as its file: give the path back to the
+    `positional` list and print the report on stdout (a directory or a .yaml/.yml file is a suite, never
+    a report)."""
+    given = getattr(args, "json", None)
+    if given in (None, STDOUT) or not (Path(given).is_dir() or Path(given).suffix in (".yaml", ".yml")):
+        return
+    setattr(args, positional, [*getattr(args, positional), Path(given)])
+    args.json = STDOUT
 
 
 def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Reports:
     """The reports the output options ask for: the terminal report on stdout (on stderr when `--json -`
-    takes stdout, or with `terminal_to_stderr`), and the --json / --junit files."""
+    takes stdout, or with `terminal_to_stderr`), the report files, the Markdown also appended to
+    `$GITHUB_STEP_SUMMARY` when that is set, and the last-failed record under `.toolproof/`."""
+    import os
+
     from toolproof.api import Reports
+    from toolproof.report.history import STATE_DIR
 
     to_stderr = terminal_to_stderr or args.json == "-"
+    summary = os.environ.get(STEP_SUMMARY)
     return Reports(
         terminal=sys.stderr if to_stderr else sys.stdout,
         json=args.json,
         junit=args.junit,
         verbosity="quiet" if args.quiet else "verbose" if args.verbose else "normal",
+        markdown=args.markdown,
+        step_summaries=(summary,) if summary else (),
+        html=args.html,
+        badge=args.badge,
+        save_baseline=args.save_baseline,
+        baseline=args.baseline,
+        durations=args.durations,
+        threshold=getattr(args, "threshold", None),
+        state_dir=STATE_DIR,
+        title=f"toolproof {getattr(args, 'command', None) or 'run'}",
     )

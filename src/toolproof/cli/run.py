@@ -5,11 +5,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import add_output_options, add_reuse_option, duration_arg, jobs_arg, reports
+from toolproof.cli.auth_options import add_auth_options, auth_from_args
+from toolproof.cli.options import (
+    add_output_options,
+    add_reuse_option,
+    duration_arg,
+    jobs_arg,
+    reports,
+    settle_json,
+)
 from toolproof.cli.outcome import exit_status
+from toolproof.cli.reporting import gated, prioritised
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -29,6 +39,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "5 no case found, 128 + the signal number when stopped by SIGINT, SIGTERM "
         "or SIGHUP.",
     )
+    add_suite_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_suite_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `run`, which `ci` shares."""
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
     parser.add_argument(
         "--suite",
@@ -79,14 +95,24 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "era, or auto (discover, then fall back)",
     )
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
+    parser.add_argument(
+        "--trials",
+        type=jobs_arg,
+        default=1,
+        metavar="N",
+        help="run every case N times and report its pass rate",
+    )
+    add_auth_options(parser)
     add_reuse_option(parser)
-    add_output_options(parser)
-    parser.set_defaults(handler=run)
+    add_output_options(parser, run_control=True)
 
 
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
+    from toolproof.model.server_case import Case
 
+    settle_json(args, "paths")
+    command = f"toolproof {args.command}"
     try:
         options = api.server_options(
             fixture=args.fixture,
@@ -97,15 +123,28 @@ def run(args: argparse.Namespace) -> int:
             reuse_server=args.reuse_server,
         )
         collection = api.collect_suite([*args.paths, *args.suite], select=args.select)
+        options = replace(options, auth=auth_from_args(args))
     except UsageError as problem:
-        print(f"toolproof run: {problem}", file=sys.stderr)
+        print(f"{command}: {problem}", file=sys.stderr)
+        return ExitCode.USAGE
+    except OSError as error:
+        print(f"{command}: --oauth-private-key-file: {error}", file=sys.stderr)
         return ExitCode.USAGE
     if args.collect_only:
         return collect_only(collection, args)
-    result = api.run_collection(
-        collection, options, jobs=args.jobs, reports=reports(args), handle_signals=True
+    chosen = prioritised(
+        collection.items, lambda item: item.node_id if isinstance(item, Case) else None, args
     )
-    return exit_status("toolproof run", result)
+    result = api.run_collection(
+        api.Collection(tuple(chosen)),
+        options,
+        jobs=args.jobs,
+        reports=reports(args),
+        handle_signals=True,
+        trials=args.trials,
+        maxfail=args.maxfail or 0,
+    )
+    return gated(args, result, exit_status(command, result))
 
 
 def collect_only(collection: Collection, args: argparse.Namespace) -> int:

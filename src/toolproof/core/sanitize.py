@@ -21,6 +21,13 @@ _SECRET_ENV = re.compile(r"key|token|secret|password|passwd|auth|credential|priv
 _SCHEME = re.compile(r"[A-Za-z][\w.-]*\s+(\S+)")  # `Bearer <token>`, `Basic <base64>`
 _NOT_SECRET = frozenset({"true", "false", "yes", "no", "on", "off", "null", "none", "undefined"})
 _SHORT_NUMBER = re.compile(r"\d{1,3}")
+_LEARNED: set[str] = set()  # secrets learned while running (OAuth tokens and secrets): every mask covers them
+
+
+def add_secret(value: str) -> None:
+    """Mask `value` in everything reported from now on, like the secrets each sink was given."""
+    if maskable(value):
+        _LEARNED.add(value.strip())
 
 
 def clean(text: str) -> str:
@@ -41,13 +48,13 @@ def maskable(value: str) -> bool:
 
 def redact(text: str, secrets: Iterable[str]) -> str:
     """`text` with every secret replaced by `***` where it stands as a whole word (see `_pattern`)."""
-    return _pattern(secrets).sub(MASK, text)
+    return _pattern({*secrets, *_LEARNED}).sub(MASK, text)
 
 
 def mask(value: Any, secrets: Iterable[str]) -> Any:
     """A JSON-like value with every secret replaced by `***` in every string, mapping keys included; nothing
-    else changes (unlike `Scrubber`, control characters stay)."""
-    secrets = tuple(secret for secret in secrets if secret)
+    else changes (control characters stay, unlike `Scrubber`); a value without a secret comes back as is."""
+    secrets = tuple(secret for secret in {*secrets, *_LEARNED} if secret)
     if not secrets:
         return value
     pattern = _pattern(secrets)
@@ -56,9 +63,13 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
         if isinstance(item, str):
             return pattern.sub(MASK, item)
         if isinstance(item, dict):
-            return {pattern.sub(MASK, str(key)): walk(inner) for key, inner in item.items()}
+            pairs = [(pattern.sub(MASK, str(key)), walk(inner)) for key, inner in item.items()]
+            kept = all(new is old for (_, new), old in zip(pairs, item.values(), strict=True))
+            kept = kept and all(key == old for (key, _), old in zip(pairs, item, strict=True))
+            return item if kept else dict(pairs)
         if isinstance(item, list | tuple):
-            return [walk(inner) for inner in item]
+            walked = [walk(inner) for inner in item]
+            return item if all(new is old for new, old in zip(walked, item, strict=True)) else walked
         return item
 
     return walk(value)
@@ -90,10 +101,15 @@ class Scrubber:
         masked = {secret for secret in secrets if secret}
         # A secret split by an escape sequence is whole again after cleaning; match the cleaned form too.
         masked |= {clean(secret) for secret in masked}
+        self._secrets = masked
+        self._learned = 0
         self._pattern = _pattern(masked) if masked else None
 
     def __call__(self, text: str) -> str:
         cleaned = clean(text)
+        if len(_LEARNED) != self._learned:  # secrets were learned since: mask them too
+            self._learned = len(_LEARNED)
+            self._pattern = _pattern(self._secrets | _LEARNED)
         return self._pattern.sub(MASK, cleaned) if self._pattern else cleaned
 
     def value(self, value: Any) -> Any:

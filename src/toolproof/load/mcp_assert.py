@@ -19,7 +19,7 @@ from toolproof.load.reader import as_document
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.server_case import Case, SourceRef, go_string
+from toolproof.model.server_case import Case, SourceRef, go_string, one_or_many
 
 BLOCKS = (
     "trajectory",
@@ -38,8 +38,10 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 """TrajectoryBlock fields and the top-level keys they are written as."""
 
 KEYS = frozenset(
-    {"name", "server", "setup", "timeout", "skip", "skip_unless_env", "isolate", *BLOCKS}
-    | set(TRAJECTORY_KEYS.values())
+    {
+        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks", "isolate",
+        *BLOCKS, *TRAJECTORY_KEYS.values(),
+    }
 )
 
 _DETECT = frozenset({"server", "setup", *BLOCKS})
@@ -126,6 +128,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         "setup": data.get("setup"),
         "skip": data.get("skip"),
         "isolate": data.get("isolate"),
+        "snapshot_masks": one_or_many(data.get("snapshot_masks")),
     }
     try:
         case = Case.model_validate(drop_null_fields(fields, Case))

@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 import httpx2
+from mcp.client.auth import OAuthFlowError
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
@@ -61,6 +62,7 @@ EXPECTED: tuple[type[BaseException], ...] = (
     TimeoutError,
     OSError,
     SpawnFailed,
+    OAuthFlowError,
     httpx2.HTTPError,
     anyio.BrokenResourceError,
     anyio.ClosedResourceError,
@@ -129,6 +131,8 @@ def classify(
     if isinstance(error, httpx2.HTTPError):
         text = f"cannot reach {_url_of(error)} ({type(error).__name__}: {error or 'no detail'})"
         return _transportish(FailureKind.TRANSPORT, f"{during}: {text}", stderr, details)
+    if isinstance(error, OAuthFlowError):
+        return _transportish(FailureKind.TRANSPORT, f"{during}: OAuth: {error}", stderr, details)
     if isinstance(error, SpawnFailed):
         return _transportish(FailureKind.TRANSPORT, f"{during}: {error}", stderr, details)
     if fault is not None:

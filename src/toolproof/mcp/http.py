@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -22,6 +23,7 @@ from toolproof.model.server_case import Transport
 STREAM_READ_TIMEOUT_S = 300.0
 JSON_TYPE = "application/json"
 STREAM_TYPE = "text/event-stream"
+_AUTH_CHALLENGES = (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN)
 
 
 class HttpChannel:
@@ -49,6 +51,8 @@ class HttpChannel:
         request = response.request
         if request.method != "POST":
             return
+        if self.spec.auth is not None and response.status_code in _AUTH_CHALLENGES:
+            return  # the OAuth flow answers these, and says so itself if it cannot
         if response.status_code >= HTTPStatus.BAD_REQUEST:
             self.fault = TransportFault(
                 FailureKind.TRANSPORT,
@@ -73,22 +77,34 @@ class HttpChannel:
     async def streams(self) -> AsyncIterator[TransportStreams]:
         """The (read, write) stream pair the SDK session runs on."""
         spec = self.spec
+        auth = self.auth_flow()
         if spec.transport is Transport.SSE:
             async with sse_client(
                 spec.url,
                 timeout=spec.request_timeout,
                 sse_read_timeout=STREAM_READ_TIMEOUT_S,
                 httpx_client_factory=self.client,
+                auth=auth,
             ) as streams:
                 yield streams
             return
         async with (
-            self.client() as client,
+            self.client(auth=auth) as client,
             streamable_http_client(
                 spec.url, http_client=client, max_sse_event_size=spec.max_message_bytes
             ) as streams,
         ):
             yield streams
+
+
+    def auth_flow(self) -> httpx2.Auth | None:
+        """The OAuth flow the spec's `auth` asks for, if any."""
+        spec = self.spec
+        if spec.auth is None:
+            return None
+        from toolproof.mcp.auth import oauth_provider
+
+        return oauth_provider(spec.auth, spec.url, Path(spec.token_cache) if spec.token_cache else None)
 
 
 def _asks(request: httpx2.Request) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from toolproof.model.server_case import ElicitationMock, SamplingMock, Transport
+from toolproof.model.server_case import AuthConfig, ElicitationMock, SamplingMock, Transport
 
 ProtocolMode = Literal["legacy", "2026-07-28", "auto"]
 
@@ -28,7 +28,8 @@ class ConnectSpec:
     """How to start (stdio) or reach (sse, http) a server, and the limits of the conversation.
 
     `env` is the complete environment of a stdio server; `command` is looked up on its PATH and run
-    without a shell. `protocol` "legacy" is the 2025-11-25 initialize handshake.
+    without a shell. `protocol` "legacy" is the 2025-11-25 initialize handshake. `auth` (values
+    expanded) makes an `http`/`sse` connection get its token by OAuth, cached under `token_cache`.
     """
 
     transport: Transport
@@ -44,3 +45,5 @@ class ConnectSpec:
     max_message_bytes: int = 64 * 1024 * 1024
     stop_grace: float = 0.5
     term_grace: float = 0.5
+    auth: AuthConfig | None = None
+    token_cache: str | None = ".toolproof/oauth"  # noqa: S105 (a directory)

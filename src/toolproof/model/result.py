@@ -64,6 +64,27 @@ class TrialStats(BaseModel):
     def ok(self) -> bool:
         return self.n > 0 and self.passed >= self.threshold * self.n - 1e-9
 
+    @property
+    def flaky(self) -> bool:
+        """Some trials passed and some did not."""
+        return 0 < self.passed < self.n
+
+
+class Step(BaseModel):
+    """One exchange a case made, as reports show it: a setup call, the checked request, a user message, an
+    agent's tool call or reply. `checks` names the assertions that looked at it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str  # setup, request, user, tool_call, reply
+    name: str = ""
+    request: Any = None
+    response: Any = None
+    is_error: bool = False
+    duration_ms: float | None = None
+    turn: int | None = None
+    checks: tuple[str, ...] = ()
+
 
 class CaseResult(BaseModel):
     """The verdict on one case (one trial of it, or, with `trials`, all its trials together)."""
@@ -82,6 +103,7 @@ class CaseResult(BaseModel):
     phases: dict[str, float] = Field(default_factory=dict)  # seconds per phase: start, setup, call, stop
     trials: TrialStats | None = None  # set on the one result that stands for several trials of a case
     shared_server: int | None = None  # --reuse-server: the run's number of the server it shared, if any
+    steps: tuple[Step, ...] = ()  # what the case sent and got back, in order, for the reports
 
     @property
     def node_id(self) -> str:

@@ -76,6 +76,28 @@ class ClientCapabilities(Frozen):
     elicitation: ElicitationMock | None = None
 
 
+class AuthConfig(Frozen):
+    """OAuth for an `http`/`sse` server: how toolproof obtains its access token.
+
+    `client_credentials` needs `client_id` and `client_secret` (or `private_key`, a PEM key for
+    private_key_jwt); `authorization_code` runs PKCE, approving headlessly unless `browser` is set, and
+    registers dynamically (or by `client_metadata_url`) when `client_id` is empty. Values take `${VAR}`.
+    """
+
+    grant: Literal["client_credentials", "authorization_code"] = "client_credentials"
+    client_id: Text = ""
+    client_secret: Text = ""
+    private_key: Text = ""
+    signing_algorithm: Text = "RS256"
+    token_endpoint_auth_method: (
+        Literal["client_secret_basic", "client_secret_post", "none", "private_key_jwt"] | None
+    ) = None
+    scopes: TextList = Field(default_factory=list)
+    client_metadata_url: Text = ""
+    issuer: Text = ""
+    browser: bool = False
+
+
 class ServerConfig(Frozen):
     """How to start or reach the server under test."""
 
@@ -88,6 +110,7 @@ class ServerConfig(Frozen):
     headers: dict[str, Text] = Field(default_factory=dict)
     docker: Text = ""
     client_capabilities: ClientCapabilities | None = None
+    auth: AuthConfig | None = None
 
     @field_validator("url")
     @classmethod
@@ -340,6 +363,7 @@ class Case(Frozen):
     skip: bool = False
     skip_unless_env: str | None = None
     isolate: bool = False  # a fresh server of its own even under --reuse-server
+    snapshot_masks: list[str] = Field(default_factory=list)  # toolproof's own: patterns `snapshot` ignores
 
     @property
     def node_id(self) -> str:

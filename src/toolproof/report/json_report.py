@@ -1,4 +1,8 @@
-"""The JSON report: the whole run as one document, or mcp-assert's `--json` array with `legacy=True`."""
+"""The JSON report: the whole run as one document, or mcp-assert's `--json` array with `legacy=True`.
+
+The document (`format: toolproof-report`, `format_version: 1`) is described in `docs/json-report.md`;
+`toolproof report` reads it back (`report.json_read`), so it holds everything the other reports show.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,23 @@ import json
 import os
 import sys
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from toolproof import __version__
 from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import silence, warn, write_best_effort
-from toolproof.model.events import Event, RunFinished
-from toolproof.model.result import CaseResult, Failure, Status
+from toolproof.model.events import Event, RunFinished, RunStarted
+from toolproof.model.result import CaseResult, Failure, Status, Step
+from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import capped, case_ids, jsonable
+from toolproof.report.gate import pass_percentage
+from toolproof.report.reliability import reliability
 from toolproof.report.summary import Summary
 
 STDOUT = "-"
+FORMAT = "toolproof-report"
+FORMAT_VERSION = 1
 
 
 class JsonReport:
@@ -35,14 +45,21 @@ class JsonReport:
         legacy: bool = False,
         stdout: TextIO | None = None,
         stderr: TextIO | None = None,
+        baseline: dict[str, Entry] | None = None,
+        title: str | None = None,
     ) -> None:
         self._path = path
         self._scrub = Scrubber(secrets)
         self._legacy = legacy
         self._stdout = stdout
         self._stderr = stderr
+        self._baseline = baseline
+        self._title = title or "toolproof"
+        self._titled = title is not None
 
     def handle(self, event: Event) -> None:
+        if isinstance(event, RunStarted) and not self._titled:
+            self._title = event.title
         if isinstance(event, RunFinished):
             self._write(self.render(event))
 
@@ -53,17 +70,33 @@ class JsonReport:
             document = [self._legacy_result(result) for result in event.results]
         else:
             summary = Summary.of(event.results, event.duration_s)
+            found = reliability(event.results)
             document = {
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
                 "tool": "toolproof",
                 "version": __version__,
+                "title": self._scrub(self._title),
+                "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "summary": {
                     "total": summary.total,
                     "passed": summary.passed,
                     "failed": summary.failed,
                     "skipped": summary.skipped,
                     "errors": summary.errors,
+                    "flaky": found.flaky if found else 0,
+                    "pass_percentage": pass_percentage(event.results),
                     "duration_s": round(summary.duration_s, 3),
                 },
+                "reliability": {
+                    "cases": len(found.rows),
+                    "capable": found.capable,
+                    "reliable": found.reliable,
+                    "flaky": found.flaky,
+                }
+                if found
+                else None,
+                "baseline": self._comparison(event.results),
                 "results": [
                     self._result(result, node_id)
                     for result, node_id in zip(event.results, case_ids(event.results), strict=True)
@@ -85,6 +118,9 @@ class JsonReport:
             "reason": scrub(result.reason) if result.reason is not None else None,
             "stderr": scrub(result.stderr),
             "phases_ms": {scrub(name): _millis(seconds) for name, seconds in result.phases.items()},
+            "flaky": result.trials is not None and result.trials.flaky,
+            "trials": None,
+            "steps": [self._step(step) for step in result.steps],
         }
         if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
             entry["shared_server"] = result.shared_server
@@ -101,6 +137,25 @@ class JsonReport:
                 "statuses": [status.value for status in stats.statuses],
             }
         return entry
+
+    def _step(self, step: Step) -> dict[str, Any]:
+        scrub = self._scrub
+        return {
+            "kind": step.kind,
+            "name": scrub(step.name),
+            "request": capped(scrub.value(jsonable(step.request))),
+            "response": capped(scrub.value(jsonable(step.response))),
+            "is_error": step.is_error,
+            "duration_ms": None if step.duration_ms is None else round(step.duration_ms, 3),
+            "turn": step.turn,
+            "checks": [scrub(check) for check in step.checks],
+        }
+
+    def _comparison(self, results: list[CaseResult]) -> dict[str, Any] | None:
+        if self._baseline is None:
+            return None
+        found: dict[str, Any] = self._scrub.value(compare(self._baseline, results).as_dict())
+        return found
 
     def _failure(self, failure: Failure) -> dict[str, Any]:
         return {

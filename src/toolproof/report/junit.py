@@ -14,6 +14,7 @@ from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.describe import REPORT_VALUE_CHARS, display_name, failure_lines, unique_names
+from toolproof.report.reliability import reliability
 from toolproof.report.summary import Summary
 
 # Everything XML 1.0 forbids: C0 controls but tab, newline and CR; surrogates; U+FFFE and U+FFFF.
@@ -28,7 +29,9 @@ class JUnitReport:
     ` [trial N]` on every case when the run has several trials; time in seconds; `file` and `line`
     attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
     text = the full detail, each value cut at 64 KiB with a note of how much was left out), SKIP
-    `<skipped message=reason>`; a stderr tail goes into `<system-err>`.
+    `<skipped message=reason>`; a stderr tail goes into `<system-err>`. Cases run as trials give their
+    testsuite the properties `pass_at_k` and `pass_up_k` (`capable/cases` and `reliable/cases`, as mcp-assert
+    writes them), and each such testcase the properties `trials`, `passed`, `pass_rate` and `flaky`.
     """
 
     def __init__(
@@ -54,6 +57,12 @@ class JUnitReport:
         for file, cases in by_file.items():
             suite = ET.SubElement(root, "testsuite", name=self._text(file))
             _counts(suite, [result for result, _ in cases], sum(result.duration_s for result, _ in cases))
+            found = reliability([result for result, _ in cases])
+            if found is not None:
+                total = len(found.rows)
+                _properties(
+                    suite, {"pass_at_k": f"{found.capable}/{total}", "pass_up_k": f"{found.reliable}/{total}"}
+                )
             for result, name in cases:
                 self._testcase(suite, result, display_name(result, numbered=numbered, label=name))
         ET.indent(root)
@@ -69,9 +78,21 @@ class JUnitReport:
             line=str(result.line),
             time=_seconds(result.duration_s),
         )
+        properties: dict[str, str] = {}
+        if result.trials is not None:
+            stats = result.trials
+            properties.update(
+                {
+                    "trials": str(stats.n),
+                    "passed": str(stats.passed),
+                    "pass_rate": f"{stats.rate:.4f}",
+                    "flaky": "true" if stats.flaky else "false",
+                }
+            )
         if result.shared_server is not None:  # --reuse-server: cases with the same value shared a server
-            properties = ET.SubElement(case, "properties")
-            ET.SubElement(properties, "property", name="shared_server", value=str(result.shared_server))
+            properties["shared_server"] = str(result.shared_server)
+        if properties:
+            _properties(case, properties)
         if result.status is Status.SKIP:
             skipped = ET.SubElement(case, "skipped")
             if result.reason:
@@ -105,6 +126,12 @@ def _counts(element: ET.Element, results: Sequence[CaseResult], duration_s: floa
     element.set("errors", str(summary.errors))
     element.set("skipped", str(summary.skipped))
     element.set("time", _seconds(duration_s))
+
+
+def _properties(element: ET.Element, values: dict[str, str]) -> None:
+    properties = ET.SubElement(element, "properties")
+    for name, value in values.items():
+        ET.SubElement(properties, "property", name=name, value=value)
 
 
 def _classname(file: str) -> str:

@@ -241,10 +241,10 @@ def _took(result: CaseResult, wall: float | None) -> str:
 
 
 def trials_line(stats: TrialStats) -> str:
-    """`3/5 trials passed, pass@5 1.00, pass^5 0.00`."""
+    """`3/5 trials passed, pass@5 1.00, pass^5 0.00`, and `, flaky` when some but not all passed."""
     return (
         f"{stats.passed}/{stats.n} trials passed, pass@{stats.k} {stats.pass_at_k:.2f}, "
-        f"pass^{stats.k} {stats.pass_hat_k:.2f}"
+        f"pass^{stats.k} {stats.pass_hat_k:.2f}" + (", flaky" if stats.flaky else "")
     )
 
 

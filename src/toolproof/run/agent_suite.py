@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import anyio
 
+from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import Evaluation
 from toolproof.check.stop import recorded_stop, with_recorded_stop, with_stop
 from toolproof.check.trials import combine_trials
@@ -87,7 +88,7 @@ def unplannable_result(item: Unplannable) -> CaseResult:
 
 
 async def run_agent_suite(
-    items: Sequence[Item], options: EvalOptions, *, jobs: int, sink: Sink
+    items: Sequence[Item], options: EvalOptions, *, jobs: int, sink: Sink, maxfail: int = 0
 ) -> list[CaseResult]:
     """Every item's verdict (one per case, whatever the number of trials), in order."""
     trial_slots = anyio.CapacityLimiter(max(1, jobs))
@@ -121,7 +122,9 @@ async def run_agent_suite(
 
     try:
         entries = cast(list[Plan | Unplannable | Broken], by_document(items))  # mypy cannot solve T here
-        return await run_all(entries, execute, name_of, jobs=jobs, sink=sink, title="toolproof eval")
+        return await run_all(
+            entries, execute, name_of, jobs=jobs, sink=sink, title="toolproof eval", maxfail=maxfail
+        )
     finally:
         reap_strays()
 
@@ -186,6 +189,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
             "duration_s": time.perf_counter() - started,
             "stderr": "".join(stderr) if failed else "",
             "phases": {"agent": run.metadata.get("duration_ms", 0.0) / 1000},
+            "steps": run_steps(evaluation),
         }
     )
     return Trial(timed, evaluation if stop is None else None)

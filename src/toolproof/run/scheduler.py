@@ -9,7 +9,7 @@ from typing import TypeVar
 import anyio
 
 from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, Sink
-from toolproof.model.result import CaseResult
+from toolproof.model.result import CaseResult, Status
 
 T = TypeVar("T")
 
@@ -44,23 +44,31 @@ async def run_all(
     jobs: int,
     sink: Sink,
     title: str = "toolproof",
+    maxfail: int = 0,
 ) -> list[CaseResult]:
     """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order.
 
     When the run is cancelled, the cases that finished are still reported (RunFinished) before it ends.
+    With `maxfail`, the run stops (cases in progress are cancelled, the rest never start) once that many
+    cases have failed or errored.
     """
     total = len(items)
     results: list[CaseResult | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
     started = time.perf_counter()
+    failed = 0
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
+        nonlocal failed
         async with Slot(limiter) as slot:
             sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
             result = await execute(item, slot)
         results[index] = result
         sink.handle(CaseFinished(result=result, index=index, total=total))
+        failed += result.status in (Status.FAIL, Status.ERROR)
+        if maxfail and failed >= maxfail:
+            group.cancel_scope.cancel()
 
     try:
         async with anyio.create_task_group() as group:

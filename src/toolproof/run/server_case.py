@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
-from toolproof.model.result import CaseResult, Failure, Status
+from toolproof.model.observation import Observation
+from toolproof.model.result import CaseResult, Failure, Status, Step
 from toolproof.model.server_case import AssertBlock, Block, Case, Expect, TrajectoryBlock
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.skip import skip_reason
@@ -29,6 +30,7 @@ class Verdict(Protocol):
         reason: str | None = None,
         stderr: str = "",
         phases: dict[str, float] | None = None,
+        steps: tuple[Step, ...] = (),
     ) -> CaseResult: ...
 
 
@@ -38,12 +40,14 @@ async def execute_case(
     *,
     trial: int = 1,
     on_answered: Callable[[], None] = lambda: None,
+    on_observed: Callable[[Observation], None] = lambda observation: None,
     reuse: Reuse | None = None,
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
-    `on_answered` is called once the request has been answered, before the server is shut down. With
-    `reuse`, a case that may share runs on a shared server (`run/server_reuse.py`).
+    `on_answered` is called once the request has been answered, before the server is shut down;
+    `on_observed` with what came back, before it is checked. With `reuse`, a case that may share runs on a
+    shared server (`run/server_reuse.py`).
     """
     started = time.perf_counter()
 
@@ -54,6 +58,7 @@ async def execute_case(
         reason: str | None = None,
         stderr: str = "",
         phases: dict[str, float] | None = None,
+        steps: tuple[Step, ...] = (),
     ) -> CaseResult:
         return CaseResult(
             name=case.name,
@@ -68,6 +73,7 @@ async def execute_case(
             trial=trial,
             stderr=stderr,
             phases=phases or {},
+            steps=steps,
         )
 
     reason = skip_reason(case, options.environ)
@@ -85,22 +91,32 @@ async def execute_case(
         )
         if shared is not None:
             expect = _resolved_expect(case.block, reuse.variables)
-            result = _judged(verdict, case.block, expect, shared.exchange)
+            result = _judged(verdict, case.block, expect, shared.exchange, on_observed)
             return result.model_copy(update={"shared_server": shared.server})
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)
         exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
-        return _judged(verdict, case.block, expect, exchange)
+        return _judged(verdict, case.block, expect, exchange, on_observed)
 
 
-def _judged(verdict: Verdict, block: Block, expect: Expect, exchange: ServerExchange) -> CaseResult:
+def _judged(
+    verdict: Verdict,
+    block: Block,
+    expect: Expect,
+    exchange: ServerExchange,
+    on_observed: Callable[[Observation], None],
+) -> CaseResult:
     """The verdict on what the server did: its classified failure, or the checks on its observation."""
+    steps = tuple(exchange.steps)
     if exchange.observation is None:
-        return verdict(Status.FAIL, exchange.failure, stderr=exchange.stderr, phases=exchange.phases)
+        failed = exchange.failure
+        return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
+    on_observed(exchange.observation)
     failure = check_block(block, expect, exchange.observation)
     status = Status.FAIL if failure else Status.PASS
-    return verdict(status, failure, stderr=exchange.stderr if failure else "", phases=exchange.phases)
+    stderr = exchange.stderr if failure else ""
+    return verdict(status, failure, stderr=stderr, phases=exchange.phases, steps=steps)
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:

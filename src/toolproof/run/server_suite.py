@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from toolproof.check.trials import combine
 from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
@@ -22,24 +23,44 @@ if TYPE_CHECKING:
 
 
 async def run_server_suite(
-    items: Sequence[Case | LoadError], options: ServerOptions, *, jobs: int, sink: Sink
+    items: Sequence[Case | LoadError],
+    options: ServerOptions,
+    *,
+    jobs: int,
+    sink: Sink,
+    trials: int = 1,
+    maxfail: int = 0,
 ) -> list[CaseResult]:
     """Every case's verdict (one ERROR result per document that did not load), in suite order; no server
-    process outlives the call, even when it is cancelled."""
+    process outlives the call, even when it is cancelled. With `trials` > 1 each case runs that many times
+    (its trials at once, at most `jobs` trials of all cases running) and its one result carries the trial
+    statistics; with `maxfail` the run stops after that many failed cases."""
+    trial_slots = anyio.CapacityLimiter(max(1, jobs))
 
     reuse: Reuse | None = None
 
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
-        if isinstance(item, Case):
+        if not isinstance(item, Case):
+            return load_error_result(*item)
+        if trials == 1:
             return await execute_case(item, options, on_answered=slot.release, reuse=reuse)
-        return load_error_result(*item)
+        done: list[CaseResult | None] = [None] * trials
+
+        async def one(number: int) -> None:
+            async with trial_slots:
+                done[number - 1] = await execute_case(item, options, trial=number, reuse=reuse)
+
+        async with anyio.create_task_group() as group:
+            for number in range(1, trials + 1):
+                group.start_soon(one, number)
+        return combine([result for result in done if result is not None])
 
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
     try:
         if not options.reuse_server:
-            return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+            return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail)
         from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
         from toolproof.sources.shared_servers import SharedServers
 
@@ -48,7 +69,9 @@ async def run_server_suite(
                 servers = SharedServers(group)
                 reuse = Reuse(servers, str(fixture) if fixture else None)
                 try:
-                    results = await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink)
+                    results = await run_all(
+                        by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail
+                    )
                 finally:
                     servers.close_all()
         return results

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
+from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
 from toolproof.check.stop import recorded_stop, with_stop
 from toolproof.core.expressions import Clock
@@ -108,10 +109,11 @@ def check_runs(
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
             stop = recorded_stop(each)
+            steps = {"steps": run_steps(evaluation)}
             if by_case:
-                results.append(with_stop(evaluation.case_result(), stop))
+                results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
             else:
-                results.extend(evaluation.assertion_results())
+                results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
                 if stop is not None:
                     results.append(_stopped(named, stop))
     return results

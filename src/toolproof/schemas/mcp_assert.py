@@ -36,6 +36,7 @@ from toolproof.schemas.shapes import (
     closed,
     document,
     model_schemas,
+    one_or_more,
 )
 
 BLOCK_MODELS: dict[str, type[BaseModel]] = {
@@ -69,6 +70,10 @@ def schema() -> Schema:
         "skip": BOOLEAN,
         "skip_unless_env": {**SCALAR_TEXT, "description": "skipped when this variable is empty"},
         "isolate": {**BOOLEAN, "description": "always a fresh server of its own, even with --reuse-server"},
+        "snapshot_masks": {
+            **one_or_more(),
+            "description": "patterns masked in the answer before `toolproof snapshot` compares it",
+        },
         "trajectory": {"type": "array", "items": refs["TrajectoryCheck"]},
         "trace": {"type": "array", "items": refs["TraceEntry"]},
         "audit_log": SCALAR_TEXT,

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from toolproof.model.server_case import AuthConfig
+
 Protocol = Literal["legacy", "2026-07-28", "auto"]
 
 DEFAULT_TIMEOUT_S = 30.0
@@ -29,4 +31,5 @@ class ServerOptions:
     protocol: Protocol = "legacy"
     notification_grace_s: float = NOTIFICATION_GRACE_S
     max_message_bytes: int = 64 * 1024 * 1024
+    auth: AuthConfig | None = None  # OAuth for http/sse servers whose case gives no `auth:` (--oauth-*)
     reuse_server: bool = False  # read-only cases with the same server identity share one server

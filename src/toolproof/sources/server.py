@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -16,8 +17,8 @@ from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
-from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import Case, Expect, SamplingBlock, SamplingMock
+from toolproof.model.result import Failure, FailureKind, Step
+from toolproof.model.server_case import Block, Case, Expect, SamplingBlock, SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, content_text
@@ -51,12 +52,13 @@ class _Phases:
 class ServerExchange:
     """What came back from one case's conversation with its server: the observation, or the classified
     failure (timeout, failed request, failed setup) that stopped it; the server's stderr; seconds per
-    phase."""
+    phase; the setup calls and the request with what came back, as the reports show them."""
 
     observation: Observation | None
     failure: Failure | None
     stderr: str
     phases: dict[str, float]
+    steps: list[Step] = field(default_factory=list)
 
 
 async def observe_case(
@@ -82,13 +84,14 @@ async def observe_case(
     except TimeoutError:
         message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
         failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-        return ServerExchange(None, failure, run.stderr(), run.phases.seconds)
+        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps)
     except RequestFailed as error:
-        return ServerExchange(None, error.failure, error.stderr or run.stderr(), run.phases.seconds)
+        stderr = error.stderr or run.stderr()
+        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps)
     except _SetupFailed as error:
-        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds)
+        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps)
     run.phases.lap("stop", "done")
-    return ServerExchange(observation, None, run.stderr(), run.phases.seconds)
+    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps)
 
 
 class _SetupFailed(Exception):
@@ -114,6 +117,7 @@ class _CaseRun:
         self.variables = variables
         self.expect = expect
         self.session: Session | None = None
+        self.steps: list[Step] = []  # setup calls and the request, with what came back
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
@@ -139,11 +143,19 @@ class _CaseRun:
         block = self.case.block
         try:
             self.phases.lap("start", "setup")
-            await _run_setup(self.case, session, self.variables)
+            await _run_setup(self.case, session, self.variables, self.steps)
             self.phases.lap("setup", "call")
             before = _read_files(self.expect.file_unchanged or [])
             observe = OBSERVERS[type(block)]
+            self.steps.append(_request_step(block, self.variables))
             observation = await observe(block, session, self.variables, self.options.notification_grace_s)
+            self.steps[-1] = self.steps[-1].model_copy(
+                update={
+                    "response": observation.result or observation.text,
+                    "is_error": observation.is_error,
+                    "duration_ms": observation.duration_s * 1000,
+                }
+            )
             after = _read_files(self.expect.file_paths_after())
             self.phases.lap("call", "stop")
         finally:
@@ -151,11 +163,14 @@ class _CaseRun:
         return observation.model_copy(update={"files_before": before, "files_after": after})
 
 
-async def _run_setup(case: Case, session: Session, variables: dict[str, str]) -> None:
-    """Setup calls in order; an isError result does not stop the case, a failed request does."""
+async def _run_setup(case: Case, session: Session, variables: dict[str, str], steps: list[Step]) -> None:
+    """Setup calls in order, each added to `steps`; an isError result does not stop the case, a failed
+    request does."""
     for number, step in enumerate(case.setup, start=1):
+        arguments = fill(step.args, variables)
+        steps.append(Step(kind="setup", name=step.tool, request={"tool": step.tool, "arguments": arguments}))
         try:
-            result = await session.call_tool(step.tool, fill(step.args, variables))
+            result = await session.call_tool(step.tool, arguments)
         except RequestFailed as error:
             failure = error.failure
             raise _SetupFailed(
@@ -163,6 +178,7 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str]) ->
                     update={"message": f"setup step {number} ({step.tool}): {failure.message}"}
                 )
             ) from error
+        steps[-1] = steps[-1].model_copy(update={"response": result, "is_error": bool(result.get("isError"))})
         text = content_text(list(result.get("content") or []))
         for name, path in step.capture.items():
             try:
@@ -176,6 +192,17 @@ async def _run_setup(case: Case, session: Session, variables: dict[str, str]) ->
                         actual=text[:300],
                     )
                 ) from error
+
+
+def _request_step(block: Block, variables: dict[str, str]) -> Step:
+    """The checked request as the reports show it: the block's kind, and its tool and arguments (or, for the
+    other blocks, its fields but the expectations)."""
+    tool = getattr(block, "tool", None)
+    if isinstance(tool, str):
+        request: Any = {"tool": tool, "arguments": fill(getattr(block, "args", {}), variables)}
+    else:
+        request = block.model_dump(mode="json", exclude={"expect"}, exclude_none=True)
+    return Step(kind="request", name=f"{block.kind} {tool}" if tool else block.kind, request=request)
 
 
 def _read_files(paths: list[str]) -> dict[str, bytes | str | None]:

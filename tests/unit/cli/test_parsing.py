@@ -41,18 +41,18 @@ def test_an_unknown_flag_after_a_command_prints_that_commands_usage(
 
 
 def test_an_mcp_assert_flag_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(capsys, "run", "--suite", "s", "--markdown", "out.md")
-    assert "--markdown is an mcp-assert flag `toolproof run` does not have" in err
+    err = usage_error(capsys, "run", "--suite", "s", "--reuse-server")
+    assert "--reuse-server is an mcp-assert flag `toolproof run` does not have" in err
     assert "usage: toolproof run" in err
-    err = usage_error(capsys, "run", "--suite", "s", "-badge", "b.svg")  # Go's single dash
-    assert "--badge is an mcp-assert flag" in err
+    err = usage_error(capsys, "run", "--suite", "s", "-reuse-server")  # Go's single dash
+    assert "--reuse-server is an mcp-assert flag" in err
     err = usage_error(capsys, "run", "--suite", "s", "--fix")  # not --fixture either
     assert "--fix is an mcp-assert flag" in err
 
 
-def test_an_mcp_assert_command_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(capsys, "lint", "--server", "x")
-    assert "'lint' is an mcp-assert command toolproof does not have" in err
+def test_an_mcp_assert_flag_of_an_authoring_command_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    err = usage_error(capsys, "watch", "--suite", "x", "--interval", "2s")  # every mcp-assert command exists
+    assert "--interval is an mcp-assert flag `toolproof watch` does not have" in err
 
 
 def test_the_table_names_only_what_toolproof_lacks() -> None:

@@ -42,7 +42,7 @@ def test_misspelt_top_level_key(write: Write) -> None:
 
 def test_unknown_key_without_a_close_match_lists_the_known_keys(write: Write) -> None:
     path = write("server: {command: srv, zzz: 1}\nassert: {tool: t}\n")
-    hint = "known keys: args, client_capabilities, command, cwd, docker, env, headers, transport, url"
+    hint = "known keys: args, auth, client_capabilities, command, cwd, docker, env, headers, transport, url"
     assert _errors(path) == [LoadError(path, 1, 24, "server.zzz", "unknown key", hint)]
 
 

@@ -20,6 +20,8 @@ def test_document_shape(tmp_path: Path) -> None:
     path = tmp_path / "out" / "nested" / "report.json"
     feed(JsonReport(path), sample())
     document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["format"] == "toolproof-report"
+    assert document["format_version"] == 1
     assert document["tool"] == "toolproof"
     assert document["version"] == __version__
     assert document["summary"] == {
@@ -28,8 +30,12 @@ def test_document_shape(tmp_path: Path) -> None:
         "failed": 1,
         "skipped": 1,
         "errors": 1,
+        "flaky": 0,
+        "pass_percentage": 33,
         "duration_s": 3.21,
     }
+    assert document["reliability"] is None
+    assert document["baseline"] is None
     assert [entry["name"] for entry in document["results"]] == [
         "get time",
         "convert time",
@@ -55,6 +61,9 @@ def test_document_shape(tmp_path: Path) -> None:
         "reason": None,
         "stderr": "starting\nwarning: slow\n",
         "phases_ms": {},
+        "flaky": False,
+        "trials": None,
+        "steps": [],
     }
     assert document["results"][2]["failure"] is None
     assert document["results"][2]["reason"] == "env var TOKEN not set"

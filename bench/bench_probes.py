@@ -1,0 +1,162 @@
+"""Benchmark: `toolproof lint|audit|fuzz` against mcp-assert 0.12.3's on the four real servers.
+
+Run with `python bench/bench_probes.py [--runs N] [--timeout 3s] [--only lint,audit]`. For each server and
+probe it prints both wall times (process start to exit, server spawns included), their ratio
+(toolproof / mcp-assert; below 1 is faster), the CPU seconds of each (the probe and its servers: on a
+shared, loaded machine the wall time is mostly waiting) and what each found, so the verdicts can be compared:
+lint: errors/warnings; audit: healthy/tested and the failing tools; fuzz: inputs that are findings
+(toolproof: crash, timeout, protocol error; mcp-assert: every non-passed input). Both fuzzers get the same
+--seed, --runs and --timeout. server-memory writes to a temporary MEMORY_FILE_PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def servers(scratch: Path) -> dict[str, str]:
+    (scratch / "files").mkdir(exist_ok=True)
+    (scratch / "files" / "hello.txt").write_text("hello\n")
+    return {
+        "everything": "mcp-server-everything",
+        "filesystem": f"mcp-server-filesystem {scratch / 'files'}",
+        "memory": "mcp-server-memory",
+        "time": "mcp-server-time",
+    }
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """Wall seconds, CPU seconds (user + system of the process and everything it waited for), the result."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done
+
+
+def load(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None
+
+
+def ours_lint(report: Any) -> str:
+    results = report["results"]
+    errors = sum(1 for r in results if r["status"] == "FAIL")
+    warnings = sum(1 for r in results if r["status"] == "SKIP")
+    return f"{errors}E/{warnings}W"
+
+
+def theirs_lint(report: Any) -> str:
+    return f"{report['errors']}E/{report['warnings']}W"
+
+
+def ours_audit(report: Any) -> str:
+    results = report["results"]
+    tested = [r for r in results if r["status"] != "SKIP"]
+    bad = sorted(f"{r['name']}={r['failure']['details']['class']}" for r in tested if r["failure"])
+    healthy = sum(1 for r in tested if r["status"] == "PASS")
+    return f"{healthy}/{len(tested)} healthy" + (f"; {', '.join(bad)}" if bad else "")
+
+
+def theirs_audit(report: Any) -> str:
+    results = report["results"]
+    tested = [r for r in results if r["status"] != "skipped"]
+    bad = sorted(f"{r['tool']}={r['status']}" for r in tested if r["status"] != "healthy")
+    healthy = sum(1 for r in tested if r["status"] == "healthy")
+    return f"{healthy}/{len(tested)} healthy" + (f"; {', '.join(bad)}" if bad else "")
+
+
+def ours_fuzz(report: Any) -> str:
+    failures = [r for r in report["results"] if r["failure"]]
+    inputs = sum(len(r["failure"]["details"]["categories"]) for r in failures)
+    classes = sorted({r["failure"]["details"]["class"] for r in failures})
+    shown = f" ({', '.join(classes)})" if classes else ""
+    return f"{inputs} failing inputs in {len(failures)} findings{shown}"
+
+
+def theirs_fuzz(report: Any) -> str:
+    failures = [f for tool in report["tools"] for f in tool.get("failures", [])]
+    classes = sorted({f["status"] for f in failures})
+    return f"{len(failures)} failing inputs" + (f" ({', '.join(classes)})" if classes else "")
+
+
+Summary = Callable[[Any], str]
+
+
+def commands(probe: str, server: str, args: argparse.Namespace, out: Path) -> tuple[list[str], list[str]]:
+    toolproof = [sys.executable, "-m", "toolproof", probe, "--server", server, "--json", str(out), "-q"]
+    mcp_assert = [str(shutil.which("mcp-assert")), probe, "--server", server, "--json"]
+    if probe in ("audit", "fuzz"):
+        toolproof += ["--timeout", args.timeout]
+        mcp_assert += ["--timeout", args.timeout]
+    if probe == "fuzz":
+        common = ["--seed", str(args.seed), "--runs", str(args.runs)]
+        toolproof += common
+        mcp_assert += common
+    return toolproof, mcp_assert
+
+
+SUMMARIES: dict[str, tuple[Summary, Summary]] = {
+    "lint": (ours_lint, theirs_lint),
+    "audit": (ours_audit, theirs_audit),
+    "fuzz": (ours_fuzz, theirs_fuzz),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20, help="fuzz inputs per tool (default 20)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--timeout", default="3s", help="per-call timeout for audit and fuzz (default 3s)")
+    parser.add_argument("--only", default="lint,audit,fuzz", help="probes to time, comma-separated")
+    parser.add_argument("--servers", default="everything,filesystem,memory,time")
+    args = parser.parse_args()
+    if shutil.which("mcp-assert") is None:
+        sys.exit("mcp-assert is not on PATH: run `make setup` (it installs mcp-assert==0.12.3)")
+    with tempfile.TemporaryDirectory() as scratch_dir:
+        scratch = Path(scratch_dir)
+        env = {**os.environ, "MEMORY_FILE_PATH": str(scratch / "memory.jsonl"), "NO_COLOR": "1"}
+        header = (
+            f"{'server':<11} {'probe':<6} {'toolproof':>10} {'mcp-assert':>11} {'ratio':>6} {'cpu ratio':>9}"
+        )
+        print(header)
+        for name, server in servers(scratch).items():
+            if name not in args.servers.split(","):
+                continue
+            for probe in args.only.split(","):
+                report = scratch / f"{name}-{probe}.json"
+                ours_argv, theirs_argv = commands(probe, server, args, report)
+                ours_s, ours_cpu, ours_done = timed(ours_argv, env)
+                theirs_s, theirs_cpu, theirs_done = timed(theirs_argv, env)
+                ours_summary, theirs_summary = SUMMARIES[probe]
+                ours = load(report.read_text()) if report.exists() else None
+                theirs = load(theirs_done.stdout)
+                mine = ours_summary(ours) if ours else f"no report (exit {ours_done.returncode})"
+                other = theirs_summary(theirs) if theirs else f"no report (exit {theirs_done.returncode})"
+                print(
+                    f"{name:<11} {probe:<6} {ours_s:>9.2f}s {theirs_s:>10.2f}s {ours_s / theirs_s:>6.2f} "
+                    f"{ours_cpu / max(theirs_cpu, 1e-3):>6.2f}"
+                )
+                print(f"    toolproof  (exit {ours_done.returncode}): {mine}")
+                print(f"    mcp-assert (exit {theirs_done.returncode}): {other}")
+
+
+if __name__ == "__main__":
+    main()

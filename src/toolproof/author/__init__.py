@@ -1,0 +1,2 @@
+"""Authoring and regression: start a suite, generate cases from a live server, snapshots, coverage, watch,
+matrix."""

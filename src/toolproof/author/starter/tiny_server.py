@@ -1,0 +1,1 @@
+../../../../examples/servers/tiny_server.py

@@ -1,0 +1,120 @@
+"""`toolproof audit`: call every tool once with valid arguments and classify how it answered."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
+from toolproof.exit_codes import UsageError
+
+if TYPE_CHECKING:
+    from toolproof.cli.probing import Reporter
+    from toolproof.mcp.spec import ConnectSpec
+    from toolproof.probe.audit import ToolAudit
+
+_NAME = "audit"
+
+DIFFERENCES = (
+    "Differences from mcp-assert 0.12.3: "
+    "exit status 1 when any tool crashed, timed out or rejected valid input "
+    "(mcp-assert's audit always exits 0); arguments are generated from the whole schema (enum, examples, "
+    "default, format, bounds, nested objects) rather than placeholders; -32602 for arguments that match the "
+    "schema is its own class, rejects-valid-input (mcp-assert: a crash). "
+)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        _NAME,
+        help="call every tool once with valid arguments: healthy, crash, timeout, skipped",
+        description="Call each tool once with arguments generated from its input schema and classify the "
+        "answer: healthy (any result that is not an internal error), crash (the process exited, the "
+        "connection broke, a JSON-RPC error, or isError with a traceback, panic or stack trace), timeout, "
+        "rejects-valid-input (-32602 for schema-valid arguments), skipped (annotated destructive). Score = "
+        "healthy / tested. Exit status: 0 all healthy, 1 any finding, 2 usage error or the server cannot "
+        "be reached.",
+        epilog=DIFFERENCES + COMMON_DIFFERENCES,
+    )
+    add_server_options(parser)
+    parser.add_argument(
+        "--include-writes", action="store_true", help="also call tools annotated destructive or not read-only"
+    )
+    parser.add_argument(
+        "--output", type=Path, metavar="DIR", help="write a passing toolproof case per healthy tool into DIR"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolproof.cli.probing import (
+        Reporter,
+        cannot_connect,
+        connect_spec,
+        run_async,
+        secrets,
+        source_path,
+        usage,
+    )
+    from toolproof.mcp.errors import RequestFailed
+
+    try:
+        spec = connect_spec(args)
+    except UsageError as error:
+        return usage(_NAME, str(error))
+    reporter = Reporter(args, f"toolproof audit {source_path(spec)}", secrets(spec))
+    started = time.perf_counter()
+    try:
+        audits = run_async(lambda: _audit(spec, args.include_writes, reporter))
+    except RequestFailed as error:
+        return cannot_connect(_NAME, error.failure.message, error.stderr)
+    status = reporter.end(time.perf_counter() - started)
+    _summary(args, audits)
+    if args.output is not None:
+        _write_cases(args.output, audits, spec)
+    return status
+
+
+async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) -> list[ToolAudit]:
+    """Audit tool by tool, reporting each as it finishes; `RequestFailed` when tools/list fails."""
+    from toolproof.cli.probing import source_path
+    from toolproof.probe.audit import audit_result, audit_tools
+    from toolproof.probe.connection import Prober
+
+    source = source_path(spec)
+    async with Prober(spec) as prober:
+        tools = await prober.list_tools()
+        reporter.start(len(tools))
+        audits: list[ToolAudit] = []
+        for index, tool in enumerate(tools):
+            reporter.started(str(tool.get("name", "")), index, len(tools))
+            (audit,) = await audit_tools(prober, [tool], include_writes=include_writes)
+            audits.append(audit)
+            reporter.finished(audit_result(audit, source), index, len(tools))
+    return audits
+
+
+def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
+    from collections import Counter
+
+    from toolproof.cli.probing import say, terminal_stream
+    from toolproof.probe.audit import score
+
+    healthy, tested = score(audits)
+    percent = f"{healthy * 100 // tested}%" if tested else "n/a"
+    counts = Counter(audit.verdict.value for audit in audits)
+    classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items()))
+    say(f"audit score: {percent} ({healthy}/{tested} tested tools healthy; {classes})", terminal_stream(args))
+
+
+def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> None:
+    from toolproof.probe.audit import healthy_case
+    from toolproof.probe.cases import write_cases
+    from toolproof.probe.verdicts import Verdict
+
+    cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is Verdict.HEALTHY}
+    written = write_cases(directory, cases)
+    print(f"audit: wrote {len(written)} cases to {directory}", file=sys.stderr)

@@ -1,0 +1,101 @@
+"""`toolproof conformance`: check that any server follows the MCP protocol itself."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from toolproof.cli.auth_options import add_auth_options, auth_from_args
+from toolproof.cli.options import add_output_options, duration_arg, reports
+from toolproof.exit_codes import ExitCode
+
+_NAME = "toolproof conformance"
+DEFAULT_TIMEOUT_S = 10.0
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "conformance",
+        help="check that a server follows the MCP protocol (lifecycle, errors, pagination, capabilities)",
+        description="Start (stdio) or reach (http, sse) a server and check it against the protocol rules "
+        "that hold for every server, one result per check, each naming the spec section it enforces. "
+        "Exit status: 0 every check passed or was skipped, 1 any failed, 2 usage error or the server "
+        "could not be started, reached or initialized.",
+    )
+    parser.add_argument(
+        "--server",
+        required=True,
+        metavar="CMD|URL",
+        help='a stdio command, e.g. --server "node dist/index.js", or an http(s) URL',
+    )
+    parser.add_argument(
+        "--transport",
+        choices=("http", "sse"),
+        default="http",
+        help="for a URL: Streamable HTTP (default) or the legacy SSE transport",
+    )
+    parser.add_argument(
+        "--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header (may repeat)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=duration_arg,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="DURATION",
+        help=f"per-request timeout (default {DEFAULT_TIMEOUT_S:g}s)",
+    )
+    add_auth_options(parser)
+    add_output_options(parser)
+    parser.set_defaults(handler=conformance)
+
+
+def conformance(args: argparse.Namespace) -> int:
+    from toolproof.api import exit_code_of, report_results
+    from toolproof.core.sanitize import secret_values
+    from toolproof.mcp.spec import ConnectSpec
+    from toolproof.model.server_case import Transport
+    from toolproof.probe.conformance import run
+    from toolproof.sources.connect import expand_auth
+
+    headers: dict[str, str] = {}
+    for header in args.header:
+        name, colon, value = header.partition(":")
+        if not colon or not name.strip():
+            print(f"{_NAME}: --header {header!r}: expected NAME:VALUE", file=sys.stderr)
+            return ExitCode.USAGE
+        headers[name.strip()] = value.strip()
+    try:
+        auth = auth_from_args(args)
+    except OSError as error:
+        print(f"{_NAME}: --oauth-private-key-file: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.server.startswith(("http://", "https://")):
+        spec = ConnectSpec(
+            transport=Transport(args.transport),
+            url=args.server,
+            headers=headers,
+            request_timeout=args.timeout,
+            auth=expand_auth(auth, os.environ) if auth else None,
+        )
+    else:
+        try:
+            command = shlex.split(args.server)
+        except ValueError as error:
+            print(f"{_NAME}: --server: {error}", file=sys.stderr)
+            return ExitCode.USAGE
+        if not command:
+            print(f"{_NAME}: --server: empty command", file=sys.stderr)
+            return ExitCode.USAGE
+        spec = ConnectSpec(
+            transport=Transport.STDIO,
+            command=command[0],
+            args=tuple(command[1:]),
+            env=dict(os.environ),
+            request_timeout=args.timeout,
+        )
+    sink = reports(args).sink(secret_values(os.environ, headers))
+    results = run(spec, args.server)
+    report_results(results, sink, f"{_NAME} {args.server}", sum(result.duration_s for result in results))
+    return exit_code_of(results)

@@ -1,0 +1,177 @@
+"""`toolproof lint`: check a server's tool schemas against the rules agents depend on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
+from toolproof.exit_codes import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from toolproof.mcp.spec import ConnectSpec
+    from toolproof.probe.lint_rules import Finding
+
+_NAME = "lint"
+
+DIFFERENCES = (
+    "Differences from mcp-assert 0.12.3: E105 is reported once per field and consuming tool (mcp-assert "
+    "repeats it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token "
+    "and api_token; W105 is reported once per tool; warnings are reported as skipped results; --fix prints "
+    "an RFC 6902 JSON Patch per tool and exits as lint does (mcp-assert: always 0); --tools-file lints a "
+    "saved tools/list result without a server. "
+)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        _NAME,
+        help="check a server's tool schemas (24 rules, mcp-assert's codes)",
+        description="List the server's tools (or read --tools-file) and check each definition against 24 "
+        "rules: errors (E1xx, E301) fail, warnings (W1xx) are reported. Exit status: 0 no errors, 1 errors "
+        "(or more findings than --threshold), 2 usage error or the server cannot be reached. ",
+        epilog=DIFFERENCES + COMMON_DIFFERENCES,
+    )
+    add_server_options(parser, required=False)
+    parser.add_argument(
+        "--tools-file", type=Path, metavar="FILE", help="lint a saved tools/list result instead of a server"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=int,
+        default=0,
+        metavar="N",
+        help="fail when there are more than N findings (0: off)",
+    )
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument(
+        "--skip-rules", default="", metavar="CODES", help="codes to leave out, e.g. E107,W112"
+    )
+    parser.add_argument(
+        "--call-tools", action="store_true", help="also call each non-destructive tool (E301 response size)"
+    )
+    parser.add_argument(
+        "--max-response-kb", type=int, default=100, metavar="KB", help="E301 limit (default 100)"
+    )
+    parser.add_argument(
+        "--detect-nondeterminism",
+        action="store_true",
+        help="call each non-destructive tool 3 times; differing outputs are W107",
+    )
+    parser.add_argument(
+        "--fix", action="store_true", help="print the suggested schema edits as a JSON Patch per tool"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolproof.cli.probing import connect_spec, usage
+
+    if (args.server is None) == (args.tools_file is None):
+        return usage(_NAME, "give either --server or --tools-file")
+    if args.tools_file is not None and (args.call_tools or args.detect_nondeterminism):
+        return usage(_NAME, "--call-tools and --detect-nondeterminism need --server")
+    try:
+        spec = connect_spec(args) if args.server is not None else None
+    except UsageError as error:
+        return usage(_NAME, str(error))
+    started = time.perf_counter()
+    gathered = _gather(args, spec)
+    if isinstance(gathered, int):
+        return gathered
+    tools, findings = gathered
+    return _report(args, spec, tools, findings, time.perf_counter() - started)
+
+
+def _gather(
+    args: argparse.Namespace, spec: ConnectSpec | None
+) -> tuple[list[dict[str, Any]], list[Finding]] | int:
+    """The tools and every finding, or the exit status after saying why there are none."""
+    from toolproof.cli.probing import usage
+    from toolproof.probe.lint_rules import grade, lint_tools
+    from toolproof.probe.tools import ToolsFileError, load_tools_file
+
+    skip = frozenset(code.strip().upper() for code in args.skip_rules.split(",") if code.strip())
+    if spec is None:
+        try:
+            tools = load_tools_file(args.tools_file)
+        except ToolsFileError as error:
+            return usage(_NAME, str(error))
+        return tools, grade(lint_tools(tools), skip=skip, strict=args.strict)
+    from toolproof.cli.probing import cannot_connect, run_async
+    from toolproof.mcp.errors import RequestFailed
+    from toolproof.probe.lint import CallRules, call_findings
+
+    rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
+
+    async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:
+        from toolproof.probe.connection import Prober
+
+        async with Prober(spec) as prober:
+            listed = await prober.list_tools()
+            called = await call_findings(prober, listed, rules)
+        return listed, lint_tools(listed) + called
+
+    try:
+        listed, found = run_async(probe)
+    except RequestFailed as error:
+        return cannot_connect(_NAME, error.failure.message, error.stderr)
+    return listed, grade(found, skip=skip, strict=args.strict)
+
+
+def _report(
+    args: argparse.Namespace,
+    spec: ConnectSpec | None,
+    tools: list[dict[str, Any]],
+    findings: list[Finding],
+    duration_s: float,
+) -> int:
+    from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
+    from toolproof.probe.lint import lint_results
+    from toolproof.probe.lint_rules import Severity
+
+    source = source_path(spec) if spec is not None else args.tools_file
+    results = lint_results(tools, findings, source, threshold=args.threshold)
+    if args.fix:
+        _print_fixes(args, tools, findings)
+        return ExitCode.FAILED if any(result.failure for result in results) else ExitCode.OK
+    reporter = Reporter(args, f"toolproof lint {source}", secrets(spec))
+    reporter.start(len(results))
+    reporter.all(results)
+    status = reporter.end(duration_s)
+    errors = sum(1 for finding in findings if finding.severity is Severity.ERROR)
+    say(
+        f"lint: {len(tools)} tools, {errors} errors, {len(findings) - errors} warnings", terminal_stream(args)
+    )
+    return status
+
+
+def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings: list[Finding]) -> None:
+    from toolproof.cli.probing import say
+    from toolproof.core.sanitize import clean
+    from toolproof.core.writing import write_best_effort
+    from toolproof.probe.fixes import tool_patches
+
+    patches = tool_patches(tools, findings)
+    if args.json:
+        document = {
+            "tools": len(tools),
+            "findings": len(findings),
+            "fixable": len(patches),
+            "patches": patches,
+        }
+        text = json.dumps(document, indent=2, ensure_ascii=args.json == "-") + "\n"
+        if args.json == "-":
+            say(text.rstrip("\n"))
+        else:
+            write_best_effort(args.json, text)
+        return
+    if not patches:
+        say("lint --fix: nothing to fix automatically")
+        return
+    for tool, patch in patches.items():
+        say(f"{clean(tool)}:")
+        say(json.dumps(patch, indent=2))  # ASCII only: no server text can reach the terminal raw

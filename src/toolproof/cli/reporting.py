@@ -1,0 +1,49 @@
+"""What the CI options change about a command: the cases run first or only (--lf, --ff), and the exit status
+under --threshold and --baseline."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from toolproof.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from toolproof.api import SuiteResult
+
+T = TypeVar("T")
+
+
+def prioritised(items: Sequence[T], node_id: Callable[[T], str | None], args: argparse.Namespace) -> list[T]:
+    """The items to run under --last-failed / --failed-first (all, in order, without either)."""
+    from toolproof.report.history import last_failed, prioritise
+
+    only = getattr(args, "last_failed", False)
+    if not only and not getattr(args, "failed_first", False):
+        return list(items)
+    return prioritise(items, node_id, last_failed(), only=only)
+
+
+def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
+    """The exit status `status` of a command's run, decided again by --threshold and --baseline.
+
+    Without --threshold: 1 instead of 0 when --baseline finds a regression. With --threshold (ci): a usage or
+    load error (2), nothing run (5) or a stop by signal stays; else 1 when the pass rate of the non-skipped
+    cases is below the threshold or, with --fail-on-regression, a case regressed; else 0.
+    """
+    from toolproof.report.baseline import compare
+    from toolproof.report.gate import meets_threshold, pass_percentage
+
+    if status not in (ExitCode.OK, ExitCode.FAILED):
+        return status
+    baseline = getattr(args, "baseline", None)
+    regressed = baseline is not None and bool(compare(baseline, result.results).regressions)
+    threshold = getattr(args, "threshold", None)
+    if threshold is None:
+        return ExitCode.FAILED if regressed else status
+    if pass_percentage(result.results) is None:
+        return ExitCode.NO_TESTS
+    if not meets_threshold(result.results, threshold):
+        return ExitCode.FAILED
+    return ExitCode.FAILED if regressed and getattr(args, "fail_on_regression", False) else ExitCode.OK

@@ -1,0 +1,93 @@
+"""`audit`: call every tool once with valid arguments generated from its schema and classify the answer.
+
+One result per tool: healthy passes; crash, timeout, protocol error and rejects-valid-input (-32602 for
+arguments that match the schema) fail; destructive tools are skipped unless `include_writes`. The score is
+healthy / tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.probe.arguments import tool_arguments
+from toolproof.probe.cases import server_block
+from toolproof.probe.connection import Prober
+from toolproof.probe.outcome import Outcome
+from toolproof.probe.tools import Tool, input_schema, is_destructive, tool_name
+from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, classify, describe
+
+SKIP_REASON = "annotated destructive (destructiveHint true or readOnlyHint false): --include-writes calls it"
+
+
+@dataclass(frozen=True)
+class ToolAudit:
+    """The class of one tool's call, its arguments and what came back (`outcome` None: not called)."""
+
+    tool: str
+    verdict: Verdict
+    arguments: dict[str, Any]
+    outcome: Outcome | None
+
+
+async def audit_tools(prober: Prober, tools: Sequence[Tool], *, include_writes: bool) -> list[ToolAudit]:
+    """Each tool in list order; a crash or hang restarts the server before the next tool."""
+    audits: list[ToolAudit] = []
+    for tool in tools:
+        arguments = tool_arguments(input_schema(tool))
+        if is_destructive(tool) and not include_writes:
+            audits.append(ToolAudit(tool_name(tool), Verdict.SKIPPED, arguments, None))
+            continue
+        outcome = await prober.call(tool_name(tool), arguments)
+        audits.append(ToolAudit(tool_name(tool), classify(outcome, valid_input=True), arguments, outcome))
+    return audits
+
+
+def score(audits: Sequence[ToolAudit]) -> tuple[int, int]:
+    """(healthy, tested): tools called, and how many of them were healthy."""
+    tested = [audit for audit in audits if audit.verdict is not Verdict.SKIPPED]
+    return sum(1 for audit in tested if audit.verdict is Verdict.HEALTHY), len(tested)
+
+
+def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
+    """The verdict on one tool in the project's result model."""
+    outcome = audit.outcome
+    if outcome is None:
+        return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=SKIP_REASON)
+    if audit.verdict not in FINDINGS:
+        return CaseResult(name=audit.tool, file=source, status=Status.PASS, duration_s=outcome.duration_s)
+    kind = outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR
+    failure = Failure(
+        kind=kind,
+        message=f"{audit.verdict.value}: {describe(outcome, audit.verdict)}",
+        check=audit.verdict.value,
+        actual=outcome.result,
+        details={"class": audit.verdict.value, "code": CODES[audit.verdict], "arguments": audit.arguments},
+    )
+    return CaseResult(
+        name=audit.tool,
+        file=source,
+        status=Status.FAIL,
+        failure=failure,
+        duration_s=outcome.duration_s,
+        stderr=outcome.stderr,
+    )
+
+
+def healthy_case(audit: ToolAudit, spec: ConnectSpec) -> dict[str, Any]:
+    """A case that passes today for a healthy tool: its call, expecting the error state it answered with."""
+    result = audit.outcome.result if audit.outcome is not None else None
+    is_error = bool(result and result.get("isError") is True)
+    return {
+        "name": f"{audit.tool} answers valid arguments",
+        "server": server_block(spec),
+        "assert": {
+            "tool": audit.tool,
+            "args": audit.arguments,
+            "expect": {"is_error" if is_error else "not_error": True},
+        },
+    }

@@ -1,0 +1,86 @@
+"""`toolproof conformance`: protocol checks for any server, one result per check, each citing the spec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.server_case import Transport
+from toolproof.probe.conformance.checks import SPEC, Verdict, run_checks
+from toolproof.probe.conformance.http_checks import http_checks
+from toolproof.probe.conformance.wire import NoAnswer, open_link
+
+__all__ = ["SPEC", "ProbeFailed", "probe_server", "results"]
+
+
+class ProbeFailed(Exception):
+    """The server could not be started, reached or initialized: no check could run."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+async def probe_server(spec: ConnectSpec) -> list[Verdict]:
+    """Every check that applies to the server's transport; ProbeFailed when none could run."""
+    fault: TransportFault | None = None
+    try:
+        async with open_link(spec) as link:
+            try:
+                verdicts = await run_checks(link)
+            finally:
+                fault = link.channel.fault
+        if spec.transport is Transport.HTTP:
+            verdicts += await http_checks(spec)
+    except Exception as raised:
+        error = leaf(raised)
+        if isinstance(error, NoAnswer):
+            because = f" ({fault.message})" if fault is not None else ""
+            if fault is not None and " 401 " in fault.message and spec.auth is None:
+                because += "; the server wants OAuth: see --oauth-client-id"
+            kind = fault.kind if fault is not None else FailureKind.PROTOCOL
+            raise ProbeFailed(Failure(kind=kind, message=f"{error}{because}")) from error
+        if isinstance(error, RequestFailed):
+            raise ProbeFailed(error.failure) from error
+        if not expected(error):
+            raise
+        failure = classify(error, during="conformance", fault=fault, timeout=spec.request_timeout)
+        raise ProbeFailed(failure) from error
+    return verdicts
+
+
+def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
+    """One CaseResult per check, named with the spec section it enforces."""
+    converted = []
+    for verdict in verdicts:
+        failure = None
+        if verdict.status is Status.FAIL:
+            message = f"{verdict.message} (spec: {SPEC}{verdict.section})"
+            failure = Failure(kind=FailureKind.PROTOCOL, message=message, check=verdict.check)
+        converted.append(
+            CaseResult(
+                name=f"{verdict.check} [{verdict.section}]",
+                file=_file(label),
+                status=verdict.status,
+                failure=failure,
+                reason=verdict.message if verdict.status is Status.SKIP else None,
+                duration_s=verdict.seconds,
+            )
+        )
+    return converted
+
+
+def run(spec: ConnectSpec, label: str) -> list[CaseResult]:
+    """Probe the server and give the results: one per check, or one error when no check could run."""
+    try:
+        return results(anyio.run(probe_server, spec), label)
+    except ProbeFailed as error:
+        return [CaseResult(name="connect", file=_file(label), status=Status.ERROR, failure=error.failure)]
+
+
+def _file(label: str) -> Path:
+    return Path(label.replace("://", "-").replace("/", "-"))

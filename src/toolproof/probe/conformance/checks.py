@@ -1,0 +1,431 @@
+"""Protocol checks that hold for any server, over any transport; each cites the spec section it enforces.
+
+They run in order on one raw link (`wire.Link`): the handshake first (offering a protocol version no server
+knows), then requests a well-behaved client would never send, then the listings, then what the capabilities
+claim. Tools are only ever called when they are read-only and need no argument.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import mcp_types as types
+from jsonschema import Draft202012Validator, SchemaError
+from jsonschema.validators import validator_for
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from pydantic import ValidationError
+
+from toolproof.model.result import Status
+from toolproof.probe.conformance.wire import Link, Message, NoAnswer
+
+SPEC = "https://modelcontextprotocol.io/specification/2025-11-25/"
+UNKNOWN_VERSION = "1999-01-01"
+HANDSHAKE_VERSIONS = frozenset(v for v in KNOWN_PROTOCOL_VERSIONS if v <= LATEST_HANDSHAKE_VERSION)
+MAX_PAGES = 100
+SETTLE_S = 0.3
+SAID_CHARS = 160
+LISTS = {
+    "tools": ("tools/list", "tools", "name", types.ListToolsResult),
+    "resources": ("resources/list", "resources", "uri", types.ListResourcesResult),
+    "prompts": ("prompts/list", "prompts", "name", types.ListPromptsResult),
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one check: `section` is the part of the spec it enforces (relative to SPEC)."""
+
+    check: str
+    section: str
+    status: Status
+    message: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class Probe:
+    """What the checks share: the link, and what the handshake and listings found."""
+
+    link: Link
+    capabilities: dict[str, Any]
+    listed: dict[str, list[dict[str, Any]]]
+    progress_tokens: set[str | int]
+
+
+Check = Callable[[Probe], Awaitable[list[Verdict]]]
+
+
+def passed(check: str, section: str, message: str = "") -> Verdict:
+    return Verdict(check, section, Status.PASS, message)
+
+
+def failed(check: str, section: str, message: str) -> Verdict:
+    return Verdict(check, section, Status.FAIL, message)
+
+
+def skipped(check: str, section: str, reason: str) -> Verdict:
+    return Verdict(check, section, Status.SKIP, reason)
+
+
+def error_code(answer: Message) -> int | None:
+    error = answer.get("error")
+    return error.get("code") if isinstance(error, dict) else None
+
+
+def said(answer: Message) -> str:
+    """A short, one-line account of an answer: the error, or that there was a result."""
+    error = answer.get("error")
+    text = (
+        f"error {error.get('code')}: {error.get('message')}"
+        if isinstance(error, dict)
+        else (f"result {json.dumps(answer.get('result'))}")
+    )
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SAID_CHARS else flat[: SAID_CHARS - 3] + "..."
+
+
+async def handshake(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
+    """Initialize offering an unknown version, check the answer and what came before `initialized`; return the
+    verdicts and the server's capabilities. An initialize that is refused is tried again at the newest version
+    the SDK offers; NoAnswer when neither is answered with a result."""
+    section = "basic/lifecycle#version-negotiation"
+    params = {
+        "protocolVersion": UNKNOWN_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "toolproof-conformance", "version": "1"},
+    }
+    answer = await link.request("initialize", params)
+    verdicts: list[Verdict] = []
+    result = answer.get("result")
+    if not isinstance(result, dict):
+        verdicts.append(
+            failed(
+                "version negotiation",
+                section,
+                f"initialize offering {UNKNOWN_VERSION} was refused ({said(answer)}): the server must answer "
+                "with a version it supports",
+            )
+        )
+        answer = await link.request("initialize", {**params, "protocolVersion": LATEST_HANDSHAKE_VERSION})
+        result = answer.get("result")
+        if not isinstance(result, dict):
+            raise NoAnswer(f"initialize offering {LATEST_HANDSHAKE_VERSION} got {said(answer)}")
+    version = result.get("protocolVersion")
+    if not verdicts and version in HANDSHAKE_VERSIONS:
+        verdicts.append(passed("version negotiation", section, f"countered {UNKNOWN_VERSION} with {version}"))
+    elif not verdicts:
+        verdicts.append(
+            failed(
+                "version negotiation",
+                section,
+                f"initialize offering {UNKNOWN_VERSION} was answered with protocolVersion {version!r}, "
+                f"not a version the server supports ({', '.join(sorted(HANDSHAKE_VERSIONS))})",
+            )
+        )
+    try:
+        types.InitializeResult.model_validate(result)
+        verdicts.append(passed("initialize result is well-formed", "basic/lifecycle#initialization"))
+    except ValidationError as invalid:
+        problem = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in invalid.errors()[:3])
+        verdicts.append(failed("initialize result is well-formed", "basic/lifecycle#initialization", problem))
+    await link.settle(SETTLE_S)
+    early = [m["method"] for m in link.seen if "id" in m and m.get("method") not in (None, "ping")]
+    ordering = "basic/lifecycle#initialization"
+    if early:
+        verdicts.append(
+            failed("nothing asked before initialized", ordering, f"the server sent {', '.join(early)} first")
+        )
+    else:
+        verdicts.append(passed("nothing asked before initialized", ordering))
+    await link.notify("notifications/initialized")
+    capabilities = result.get("capabilities")
+    return verdicts, capabilities if isinstance(capabilities, dict) else {}
+
+
+async def ping(probe: Probe) -> list[Verdict]:
+    section = "basic/utilities/ping"
+    answer = await probe.link.request("ping")
+    if answer.get("result") == {}:
+        return [passed("ping", section)]
+    return [failed("ping", section, f"ping must be answered with an empty result, got {said(answer)}")]
+
+
+async def unknown_method(probe: Probe) -> list[Verdict]:
+    section = "basic#responses"
+    answer = await probe.link.request("toolproof/no-such-method", {})
+    if error_code(answer) == types.METHOD_NOT_FOUND:
+        return [passed("unknown method is -32601", section)]
+    return [failed("unknown method is -32601", section, f"toolproof/no-such-method got {said(answer)}")]
+
+
+async def invalid_params(probe: Probe) -> list[Verdict]:
+    section = "basic#responses"
+    malformed: dict[str, tuple[str, dict[str, Any]]] = {
+        "tools": ("tools/call", {"arguments": "not an object"}),
+        "prompts": ("prompts/get", {"arguments": 7}),
+        "resources": ("resources/read", {"uri": 7}),
+    }
+    for capability, (method, params) in malformed.items():
+        if capability in probe.capabilities:
+            answer = await probe.link.request(method, params)
+            if error_code(answer) == types.INVALID_PARAMS:
+                return [passed("malformed params are -32602", section, method)]
+            return [failed("malformed params are -32602", section, f"{method} {params} got {said(answer)}")]
+    return [
+        skipped("malformed params are -32602", section, "the server offers no tools, prompts or resources")
+    ]
+
+
+async def request_ids(probe: Probe) -> list[Verdict]:
+    section = "basic#requests"
+    problems = []
+    for ident in ("toolproof-ü-7", 2**40 + 3, "42"):
+        answer = await probe.link.request("ping", request_id=ident)
+        sent_back = answer.get("id")
+        if sent_back != ident or type(sent_back) is not type(ident):
+            problems.append(f"id {ident!r} came back as {sent_back!r}")
+    if problems:
+        return [failed("request ids are echoed", section, "; ".join(problems))]
+    return [passed("request ids are echoed", section)]
+
+
+async def listings(probe: Probe) -> list[Verdict]:
+    """Each advertised listing, page by page: well-formed, finite, without duplicates."""
+    section = "server/utilities/pagination"
+    verdicts = []
+    for capability, (method, key, identity, model) in LISTS.items():
+        check = f"{method} pages"
+        if capability not in probe.capabilities:
+            verdicts.append(skipped(check, section, f"the server does not offer {capability}"))
+            continue
+        items: list[dict[str, Any]] = []
+        cursor: str | None = None
+        problem = ""
+        for _ in range(MAX_PAGES):
+            answer = await probe.link.request(method, {"cursor": cursor} if cursor else {})
+            result = answer.get("result")
+            if not isinstance(result, dict):
+                problem = f"page {len(items)} got {said(answer)}"
+                break
+            try:
+                model.model_validate(result)
+            except ValidationError as invalid:
+                problem = f"a page is not a valid {method} result: {invalid.errors()[0]['msg']}"
+                break
+            items.extend(result.get(key) or [])
+            cursor = result.get("nextCursor")
+            if not cursor:
+                break
+        else:
+            problem = f"still paginating after {MAX_PAGES} pages"
+        names = [str(item.get(identity)) for item in items]
+        duplicates = sorted({name for name in names if names.count(name) > 1})
+        if not problem and duplicates:
+            problem = f"listed twice across pages: {', '.join(duplicates[:5])}"
+        probe.listed[capability] = items
+        verdicts.append(
+            failed(check, section, problem) if problem else passed(check, section, f"{len(items)} listed")
+        )
+    return verdicts
+
+
+async def honest_capabilities(probe: Probe) -> list[Verdict]:
+    """Advertised ⇔ implemented, for what a request can show without changing anything."""
+    section = "basic/lifecycle#capability-negotiation"
+    caps = probe.capabilities
+    resources = probe.listed.get("resources") or []
+    uri = str(resources[0]["uri"]) if resources else "toolproof://no-such-resource"
+    prompts = probe.listed.get("prompts") or []
+    ref = (
+        {"type": "ref/prompt", "name": str(prompts[0]["name"])}
+        if prompts
+        else {"type": "ref/prompt", "name": "x"}
+    )
+    asks: list[tuple[str, bool, str, dict[str, Any]]] = [
+        ("logging", "logging" in caps, "logging/setLevel", {"level": "info"}),
+        (
+            "completions",
+            "completions" in caps,
+            "completion/complete",
+            {"ref": ref, "argument": {"name": "a", "value": ""}},
+        ),
+        (
+            "resources.subscribe",
+            bool((caps.get("resources") or {}).get("subscribe")),
+            "resources/subscribe",
+            {"uri": uri},
+        ),
+    ]
+    for capability in LISTS:
+        asks.append((capability, capability in caps, LISTS[capability][0], {}))
+    verdicts = []
+    for capability, advertised, method, params in asks:
+        check = f"{capability} advertised only if implemented"
+        answer = await probe.link.request(method, params)
+        missing = error_code(answer) == types.METHOD_NOT_FOUND
+        if advertised and missing:
+            verdicts.append(
+                failed(check, section, f"{capability} is advertised but {method} got {said(answer)}")
+            )
+        elif not advertised and not missing:
+            verdicts.append(
+                failed(check, section, f"{capability} is not advertised yet {method} got {said(answer)}")
+            )
+        elif advertised and method == "resources/subscribe" and "error" in answer and resources:
+            verdicts.append(failed(check, section, f"subscribing to {uri} got {said(answer)}"))
+        elif advertised and method == "logging/setLevel" and "error" in answer:
+            verdicts.append(failed(check, section, f"logging/setLevel info got {said(answer)}"))
+        else:
+            verdicts.append(passed(check, section, "advertised" if advertised else "not advertised"))
+        if method == "resources/subscribe" and advertised and "result" in answer:
+            await probe.link.request("resources/unsubscribe", {"uri": uri})
+    return verdicts
+
+
+def _schema_problem(schema: Any) -> str:
+    if not isinstance(schema, dict):
+        return "is not an object"
+    try:
+        validator_for(schema, default=Draft202012Validator).check_schema(schema)
+    except SchemaError as invalid:
+        return f"is not a valid JSON Schema: {invalid.message}"
+    if schema.get("type") != "object":
+        return f"has type {schema.get('type')!r}, not 'object'"
+    return ""
+
+
+async def schemas(probe: Probe) -> list[Verdict]:
+    section = "server/tools#tool"
+    tools = probe.listed.get("tools")
+    if tools is None:
+        return [skipped("tool schemas are valid JSON Schema", section, "the server does not offer tools")]
+    problems = []
+    for tool in tools:
+        for field in ("inputSchema", "outputSchema"):
+            if field in tool and (problem := _schema_problem(tool[field])):
+                problems.append(f"{tool.get('name')}: {field} {problem}")
+    if problems:
+        return [failed("tool schemas are valid JSON Schema", section, "; ".join(problems[:5]))]
+    return [passed("tool schemas are valid JSON Schema", section, f"{len(tools)} tools")]
+
+
+def _safe(tool: dict[str, Any]) -> bool:
+    """Whether a tool may be called by a probe: it says it is read-only and needs no argument."""
+    schema = tool.get("inputSchema") or {}
+    return bool((tool.get("annotations") or {}).get("readOnlyHint")) and not schema.get("required")
+
+
+async def structured_output(probe: Probe) -> list[Verdict]:
+    section = "server/tools#output-schema"
+    check = "structuredContent matches outputSchema"
+    tools = probe.listed.get("tools") or []
+    by_name = {str(t.get("name")): t for t in tools if "outputSchema" in t and _safe(t)}
+    candidates = list(by_name.values())
+    if not candidates:
+        return [
+            skipped(check, section, "no read-only tool without required arguments declares an outputSchema")
+        ]
+    problems = []
+    for tool in candidates:
+        token = f"toolproof-progress-{tool['name']}"
+        probe.progress_tokens.add(token)
+        params = {"name": tool["name"], "arguments": {}, "_meta": {"progressToken": token}}
+        result = (await probe.link.request("tools/call", params)).get("result")
+        if not isinstance(result, dict) or result.get("isError"):
+            continue
+        if "structuredContent" not in result:
+            problems.append(f"{tool['name']} declares an outputSchema but returned no structuredContent")
+            continue
+        errors = list(Draft202012Validator(tool["outputSchema"]).iter_errors(result["structuredContent"]))
+        if errors:
+            problems.append(f"{tool['name']}: {errors[0].message}")
+    if problems:
+        return [failed(check, section, "; ".join(problems))]
+    return [passed(check, section, ", ".join(t["name"] for t in candidates))]
+
+
+async def cancellation(probe: Probe) -> list[Verdict]:
+    section = "basic/utilities/cancellation"
+    check = "a stray cancellation is ignored"
+    await probe.link.notify(
+        "notifications/cancelled", {"requestId": "toolproof-never-sent", "reason": "probe"}
+    )
+    try:
+        answer = await probe.link.request("ping")
+    except NoAnswer as error:
+        return [failed(check, section, f"after notifications/cancelled for an unknown request: {error}")]
+    if "result" in answer:
+        return [passed(check, section)]
+    return [failed(check, section, f"ping after a stray cancellation got {said(answer)}")]
+
+
+def passive(probe: Probe) -> list[Verdict]:
+    """What the notifications the server sent during the probe show."""
+    verdicts = []
+    section = "basic/utilities/progress"
+    progress = [m.get("params") or {} for m in probe.link.seen if m.get("method") == "notifications/progress"]
+    strays = [p.get("progressToken") for p in progress if p.get("progressToken") not in probe.progress_tokens]
+    regress = []
+    for token in probe.progress_tokens:
+        values = [p.get("progress", 0) for p in progress if p.get("progressToken") == token]
+        if any(later <= earlier for earlier, later in itertools.pairwise(values)):
+            regress.append(str(token))
+    if not progress:
+        verdicts.append(skipped("progress notifications", section, "the server sent none"))
+    elif strays or regress:
+        message = f"tokens never sent: {strays[:3]}" if strays else f"progress did not increase for {regress}"
+        verdicts.append(failed("progress notifications", section, message))
+    else:
+        verdicts.append(passed("progress notifications", section, f"{len(progress)} received"))
+    for capability in LISTS:
+        method = f"notifications/{capability}/list_changed"
+        check = f"{method} only if listChanged"
+        sent = any(m.get("method") == method for m in probe.link.seen)
+        declared = bool((probe.capabilities.get(capability) or {}).get("listChanged"))
+        if sent and not declared:
+            verdicts.append(
+                failed(check, f"server/{capability}#capabilities", f"sent {method} without listChanged")
+            )
+        elif sent:
+            verdicts.append(passed(check, f"server/{capability}#capabilities"))
+    return verdicts
+
+
+CHECKS: tuple[Check, ...] = (
+    ping,
+    unknown_method,
+    invalid_params,
+    request_ids,
+    listings,
+    honest_capabilities,
+    schemas,
+    structured_output,
+    cancellation,
+)
+
+
+async def run_checks(link: Link) -> list[Verdict]:
+    """Every check on one fresh link, in order; a request left unanswered fails its check, ends the rest."""
+    started = time.perf_counter()
+    verdicts, capabilities = await handshake(link)
+    verdicts = timed(verdicts, started)
+    probe = Probe(link, capabilities, {}, set())
+    for check in CHECKS:
+        started = time.perf_counter()
+        try:
+            verdicts += timed(await check(probe), started)
+        except NoAnswer as error:
+            verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
+            return verdicts
+    return verdicts + passive(probe)
+
+
+def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:
+    """`verdicts` sharing the time since `started` (the checks of one step are made together)."""
+    share = (time.perf_counter() - started) / max(len(verdicts), 1)
+    return [replace(verdict, seconds=share) for verdict in verdicts]

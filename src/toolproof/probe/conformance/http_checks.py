@@ -1,0 +1,133 @@
+"""Checks of the Streamable HTTP transport itself, made with plain HTTP requests: the session header, DELETE,
+the protocol-version header, and the Origin/Host validation that stops DNS rebinding."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2
+
+from toolproof.mcp.http import HttpChannel
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.probe.conformance.checks import Verdict, failed, passed, skipped, timed
+
+TRANSPORTS = "basic/transports"
+ACCEPT = "application/json, text/event-stream"
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+HOSTILE = "evil.example"
+
+
+def _message(method: str, ident: int | None = 1, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params or {}}
+    if ident is not None:
+        message["id"] = ident
+    return message
+
+
+def _initialize() -> dict[str, Any]:
+    info = {"name": "toolproof-conformance", "version": "1"}
+    return _message(
+        "initialize", 1, {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": info}
+    )
+
+
+def _brief(response: httpx2.Response) -> str:
+    return f"HTTP {response.status_code}"
+
+
+async def _post(
+    client: httpx2.AsyncClient, url: str, message: dict[str, Any], headers: dict[str, str] | None = None
+) -> httpx2.Response:
+    sent = {"Accept": ACCEPT, "Content-Type": "application/json", **(headers or {})}
+    async with client.stream("POST", url, content=json.dumps(message), headers=sent) as response:
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            async for line in response.aiter_lines():  # the first event carries the answer
+                if line.startswith("data:"):
+                    break
+        else:
+            await response.aread()
+    return response
+
+
+async def http_checks(spec: ConnectSpec) -> list[Verdict]:
+    """The transport checks against the server at `spec.url` (Streamable HTTP only)."""
+    channel = HttpChannel(spec)
+    async with channel.client(auth=channel.auth_flow()) as client:
+        started = time.perf_counter()
+        verdicts = timed(await _session(client, spec.url), started)
+        for check in (_protocol_header, _rebinding):
+            started = time.perf_counter()
+            verdicts += timed([await check(client, spec.url)], started)
+        return verdicts
+
+
+async def _open(client: httpx2.AsyncClient, url: str) -> str | None:
+    """Initialize over plain HTTP; the session id the server assigned, if any."""
+    response = await _post(client, url, _initialize())
+    session = response.headers.get("mcp-session-id")
+    headers = {"MCP-Protocol-Version": "2025-11-25", **({"Mcp-Session-Id": session} if session else {})}
+    await _post(client, url, _message("notifications/initialized", None), headers)
+    return session
+
+
+async def _session(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+    section = f"{TRANSPORTS}#session-management"
+    session = await _open(client, url)
+    if not session:
+        reason = "the server assigns no Mcp-Session-Id (stateless)"
+        return [
+            skipped("session header required", section, reason),
+            skipped("DELETE ends the session", section, reason),
+        ]
+    version = {"MCP-Protocol-Version": "2025-11-25"}
+    verdicts = []
+    without = await _post(client, url, _message("ping", 2), version)
+    problems = []
+    if without.status_code != 400:
+        problems.append(f"a request without Mcp-Session-Id got {_brief(without)}, not 400")
+    check = "session header required"
+    verdicts.append(failed(check, section, "; ".join(problems)) if problems else passed(check, section))
+    ended = await client.delete(url, headers={**version, "Mcp-Session-Id": session})
+    check = "DELETE ends the session"
+    if ended.status_code == 405:
+        verdicts.append(passed(check, section, "the server does not let clients end sessions (405)"))
+    elif ended.status_code >= 300:
+        verdicts.append(failed(check, section, f"DELETE with the session id got {_brief(ended)}"))
+    else:
+        after = await _post(client, url, _message("ping", 4), {**version, "Mcp-Session-Id": session})
+        if after.status_code == 404:
+            verdicts.append(passed(check, section))
+        else:
+            verdicts.append(
+                failed(check, section, f"a request in the deleted session got {_brief(after)}, not 404")
+            )
+    return verdicts
+
+
+async def _protocol_header(client: httpx2.AsyncClient, url: str) -> Verdict:
+    section = f"{TRANSPORTS}#protocol-version-header"
+    check = "unsupported MCP-Protocol-Version is 400"
+    session = await _open(client, url)
+    headers = {"MCP-Protocol-Version": "1999-01-01", **({"Mcp-Session-Id": session} if session else {})}
+    response = await _post(client, url, _message("ping", 2), headers)
+    if response.status_code == 400:
+        return passed(check, section)
+    return failed(check, section, f"a ping with MCP-Protocol-Version 1999-01-01 got {_brief(response)}")
+
+
+async def _rebinding(client: httpx2.AsyncClient, url: str) -> Verdict:
+    section = f"{TRANSPORTS}#security-warning"
+    check = "foreign Host/Origin rejected (DNS rebinding)"
+    host = urlsplit(url).hostname or ""
+    if host not in LOCAL_HOSTS:
+        return skipped(check, section, f"{host} is not a loopback address")
+    hostile = {"Host": HOSTILE, "Origin": f"http://{HOSTILE}"}
+    response = await _post(client, url, _initialize(), hostile)
+    if 400 <= response.status_code < 500:
+        return passed(check, section, f"{_brief(response)} for Host and Origin {HOSTILE}")
+    return failed(
+        check, section, f"an initialize with Host and Origin {HOSTILE} got {_brief(response)}, not 4xx"
+    )

@@ -1,0 +1,115 @@
+"""A raw JSON-RPC link to a server, for checks that must send what a well-behaved client never would: an
+unknown protocol version, a method that does not exist, malformed params, ids of every type."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+from toolproof.mcp.http import HttpChannel
+from toolproof.mcp.process import run_server
+from toolproof.mcp.sdk_private import TransportStreams
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.stdio import StdioChannel
+from toolproof.model.server_case import Transport
+
+Message = dict[str, Any]
+
+
+class NoAnswer(Exception):
+    """The server did not answer a request in time, or the link closed first."""
+
+
+@dataclass
+class Link:
+    """Send requests and notifications as built; every other message that arrives is kept in `seen`, in order,
+    as sent (a server request is answered: ping with {}, anything else with -32601)."""
+
+    read: Any
+    write: Any
+    timeout: float
+    channel: StdioChannel | HttpChannel
+    seen: list[Message] = field(default_factory=list)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def send(self, message: Message) -> None:
+        await self.write.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(message)))
+
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        message: Message = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, *, request_id: int | str | None = None
+    ) -> Message:
+        """The server's response (result or error) to one request, as sent."""
+        ident = next(self._ids) if request_id is None else request_id
+        message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+        with anyio.move_on_after(self.timeout):
+            while True:
+                try:
+                    arrived = await self.read.receive()
+                except (anyio.EndOfStream, anyio.ClosedResourceError) as closed:
+                    raise NoAnswer(f"{method}: the connection closed before the answer") from closed
+                if isinstance(arrived, Exception):
+                    continue
+                wire: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+                if "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
+                    return wire
+                self.seen.append(wire)
+                if "id" in wire and "method" in wire:
+                    await self._answer(wire)
+        raise NoAnswer(f"{method}: no answer within {self.timeout:g} s")
+
+    async def _answer(self, asked: Message) -> None:
+        if asked["method"] == "ping":
+            await self.send({"jsonrpc": "2.0", "id": asked["id"], "result": {}})
+            return
+        error = {"code": types.METHOD_NOT_FOUND, "message": "not offered by toolproof conformance"}
+        await self.send({"jsonrpc": "2.0", "id": asked["id"], "error": error})
+
+    async def settle(self, seconds: float) -> None:
+        """Take in whatever arrives for `seconds`."""
+        with anyio.move_on_after(seconds):
+            while True:
+                arrived = await self.read.receive()
+                if not isinstance(arrived, Exception):
+                    seen: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+                    self.seen.append(seen)
+                    if "id" in seen and "method" in seen:
+                        await self._answer(seen)
+
+
+@asynccontextmanager
+async def open_link(spec: ConnectSpec) -> AsyncIterator[Link]:
+    """Start or reach the server and yield a link on which nothing has been sent yet."""
+    async with AsyncExitStack() as stack:
+        channel: StdioChannel | HttpChannel
+        if spec.transport is Transport.STDIO:
+            server = await stack.enter_async_context(
+                run_server(
+                    spec.command,
+                    spec.args,
+                    spec.env,
+                    spec.cwd,
+                    stop_grace=spec.stop_grace,
+                    term_grace=spec.term_grace,
+                )
+            )
+            channel = StdioChannel(server, spec.max_message_bytes)
+        else:
+            channel = HttpChannel(spec)
+        streams: TransportStreams = await stack.enter_async_context(channel.streams())
+        yield Link(streams[0], streams[1], spec.request_timeout, channel)

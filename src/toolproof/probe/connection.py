@@ -1,0 +1,102 @@
+"""A probe's connection to the server under test, restarted after anything that may have broken it.
+
+`Prober.call` makes one tools/call and returns its `Outcome`: the result as sent, or the classified
+`Failure`. After a transport failure (the process exited, the pipe closed), a timeout or a protocol error,
+the next call starts a fresh server, so one tool that crashes or hangs is never blamed on the tools after
+it. What the server wrote to stderr during the call is kept on the outcome.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from contextlib import AsyncExitStack
+from typing import Any
+
+import anyio
+
+from toolproof.mcp.errors import RequestFailed
+from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import Failure, FailureKind
+from toolproof.probe.outcome import Outcome
+
+RESTART_AFTER = frozenset({FailureKind.TRANSPORT, FailureKind.TIMEOUT, FailureKind.PROTOCOL})
+_TIMEOUT_SLACK_S = 2.0
+
+
+class Prober:
+    """Calls tools on one server, opening a session on first use and a fresh one after a broken call.
+
+    Use as an async context manager, from a single task; `starts` counts the sessions opened.
+    """
+
+    def __init__(self, spec: ConnectSpec) -> None:
+        self._spec = spec
+        self._stack: AsyncExitStack | None = None
+        self._session: Session | None = None
+        self.starts = 0
+
+    async def __aenter__(self) -> Prober:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._close()
+
+    async def session(self) -> Session:
+        """The open session, starting the server if needed; raises `RequestFailed` if it cannot start."""
+        if self._session is None:
+            stack = AsyncExitStack()
+            try:
+                self._session = await stack.enter_async_context(open_session(self._spec))
+            except BaseException:
+                await stack.aclose()
+                raise
+            self._stack = stack
+            self.starts += 1
+        return self._session
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool the server lists (all pages); raises `RequestFailed`."""
+        session = await self.session()
+        return await session.list_tools()
+
+    async def call(self, name: str, arguments: Any) -> Outcome:
+        """One tools/call with `arguments` sent exactly as given (even when not an object)."""
+        started = time.perf_counter()
+        try:
+            session = await self.session()
+        except RequestFailed as error:
+            return Outcome(None, error.failure, time.perf_counter() - started, error.stderr)
+        before = session.stderr
+        try:
+            with anyio.fail_after(self._spec.request_timeout + _TIMEOUT_SLACK_S):
+                result = await session.request(
+                    "tools/call", {"name": name, "arguments": arguments}, during=f"tools/call {name}"
+                )
+        except RequestFailed as error:
+            elapsed = time.perf_counter() - started
+            stderr = _since(before, session.stderr)
+            if error.failure.kind in RESTART_AFTER:
+                await self._close()
+            return Outcome(None, error.failure, elapsed, stderr)
+        except TimeoutError:
+            stderr = _since(before, session.stderr)
+            await self._close()
+            message = f"tools/call {name}: no answer within {self._spec.request_timeout:g}s"
+            failure = Failure(
+                kind=FailureKind.TIMEOUT, message=message, details={"during": f"tools/call {name}"}
+            )
+            return Outcome(None, failure, time.perf_counter() - started, stderr)
+        return Outcome(result, None, time.perf_counter() - started, _since(before, session.stderr))
+
+    async def _close(self) -> None:
+        stack, self._stack, self._session = self._stack, None, None
+        if stack is not None:
+            with contextlib.suppress(Exception):  # a broken server may fail again on the way out
+                await stack.aclose()
+
+
+def _since(before: str, after: str) -> str:
+    """What the server wrote to stderr during the call (its whole tail once the tail has rolled over)."""
+    return after[len(before) :] if after.startswith(before) else after

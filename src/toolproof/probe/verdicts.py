@@ -1,0 +1,104 @@
+"""How a probe's call came out: the audit and fuzz classes of one `Outcome` (pure, table-driven)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from toolproof.model.result import FailureKind
+from toolproof.probe.outcome import Outcome
+
+INVALID_PARAMS = -32602
+
+INTERNAL_ERROR_MARKERS = (
+    "internal error",
+    "traceback",
+    "stack trace",
+    "panic:",
+    "nullpointerexception",
+    "segmentation fault",
+)
+"""Text in an isError result that shows the server failed inside rather than declined the input."""
+
+
+class Verdict(StrEnum):
+    """The class of one call. Audit uses healthy/rejects-valid-input; fuzz uses passed/rejected."""
+
+    HEALTHY = "healthy"  # audit: any answer that is not an internal error
+    PASSED = "passed"  # fuzz: a result without isError
+    REJECTED = "rejected"  # fuzz: a validation error (-32602, or isError explaining the bad input)
+    REJECTS_VALID = "rejects-valid-input"  # audit: -32602 for arguments that match the schema
+    CRASH = "crash"  # the process exited, the connection broke, a JSON-RPC error, or an internal error
+    TIMEOUT = "timeout"  # no answer within --timeout
+    PROTOCOL = "protocol-error"  # the reply is not valid MCP
+    SKIPPED = "skipped"  # not called (a destructive tool, or an input JSON cannot carry)
+
+
+FINDINGS = frozenset({Verdict.REJECTS_VALID, Verdict.CRASH, Verdict.TIMEOUT, Verdict.PROTOCOL})
+"""The classes that count against a server (exit status 1)."""
+
+CODES = {
+    Verdict.HEALTHY: "E000",
+    Verdict.CRASH: "E201",
+    Verdict.TIMEOUT: "E202",
+    Verdict.PROTOCOL: "E201",
+    Verdict.REJECTS_VALID: "E201",
+}
+"""mcp-assert's report codes for the audit classes (it has no code of its own for rejected valid input)."""
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """The text blocks of a tools/call result, joined by newlines."""
+    content = result.get("content")
+    blocks = content if isinstance(content, list) else []
+    return "\n".join(
+        str(block.get("text", ""))
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def internal_error(text: str) -> str | None:
+    """The internal-error marker `text` contains, if any."""
+    lowered = text.lower()
+    return next((marker for marker in INTERNAL_ERROR_MARKERS if marker in lowered), None)
+
+
+def classify(outcome: Outcome, *, valid_input: bool, malformed: bool = False) -> Verdict:
+    """The class of one call; `valid_input` says the arguments matched the schema (audit) or not (fuzz);
+    `malformed` that they were not even an object, as MCP requires, so any error response rejects them."""
+    failure = outcome.failure
+    if failure is not None:
+        if failure.kind is FailureKind.TIMEOUT:
+            return Verdict.TIMEOUT
+        if failure.kind is FailureKind.PROTOCOL:
+            return Verdict.PROTOCOL
+        if failure.kind is FailureKind.RPC_ERROR and (
+            malformed or failure.details.get("code") == INVALID_PARAMS
+        ):
+            return Verdict.REJECTS_VALID if valid_input else Verdict.REJECTED
+        return Verdict.CRASH
+    result = outcome.result or {}
+    if result.get("isError") is True:
+        if internal_error(result_text(result)):
+            return Verdict.CRASH
+        return Verdict.HEALTHY if valid_input else Verdict.REJECTED
+    return Verdict.HEALTHY if valid_input else Verdict.PASSED
+
+
+def describe(outcome: Outcome, verdict: Verdict) -> str:
+    """One line on why the call got its class."""
+    if outcome.failure is not None:
+        return outcome.failure.message
+    text = result_text(outcome.result or {})
+    if verdict is Verdict.CRASH:
+        marker = internal_error(text) or ""
+        return f"isError result with internal-error text ({marker!r}): {_first_line(text)}"
+    if verdict is Verdict.REJECTED:
+        return f"isError result: {_first_line(text)}"
+    return _first_line(text) or "a result"
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return line if len(line) <= limit else line[:limit] + "..."

@@ -1,0 +1,161 @@
+"""`toolproof conformance` against real servers (stdio and HTTP), against a server that breaks one rule at a
+time, and side by side with the official suite where both check the same thing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.integration.mcp.helpers import ROOT, listening
+
+from toolproof.cli import main
+
+NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
+NOTES = ROOT / "examples" / "servers" / "notes_server.py"
+# The rule each mode of nonconforming_server.py breaks, as the checks that must fail (and no other).
+BROKEN = {
+    "echo-version": {"version negotiation"},
+    "early-request": {"nothing asked before initialized"},
+    "busy-ping": {"ping"},
+    # answering everything also answers completion/complete and prompts/list, which it does not advertise
+    "unknown-as-result": {
+        "unknown method is -32601",
+        "completions advertised only if implemented",
+        "prompts advertised only if implemented",
+    },
+    "internal-params": {"malformed params are -32602"},
+    "numeric-ids": {"request ids are echoed"},
+    "endless-pages": {"tools/list pages"},
+    "duplicate-pages": {"tools/list pages"},
+    "silent-logging": {"logging advertised only if implemented"},
+    "hidden-subscribe": {"resources.subscribe advertised only if implemented"},
+    "bad-schema": {"tool schemas are valid JSON Schema"},
+    "wrong-structure": {"structuredContent matches outputSchema"},
+    "stray-progress": {"progress notifications"},
+    "unannounced-list-changed": {"notifications/tools/list_changed only if listChanged"},
+    "cancel-crash": {"a stray cancellation is ignored"},
+}
+# Official server scenarios and the checks of ours that judge the same behaviour.
+OVERLAP = {
+    "server-initialize": {"initialize result is well-formed"},
+    "ping": {"ping"},
+    "logging-set-level": {"logging advertised only if implemented"},
+    "tools-list": {"tools/list pages"},
+    "resources-list": {"resources/list pages"},
+    "prompts-list": {"prompts/list pages"},
+    "resources-subscribe": {"resources.subscribe advertised only if implemented"},
+    "dns-rebinding-protection": {"foreign Host/Origin rejected (DNS rebinding)"},
+}
+
+pytestmark = pytest.mark.servers
+
+
+def probe(server: str, tmp_path: Path, *flags: str) -> tuple[int, dict[str, str]]:
+    """Exit status and each check's status (check name without its section) from the JSON report."""
+    report = tmp_path / "report.json"
+    status = main(["conformance", "--server", server, "--json", str(report), "-q", *flags])
+    cases = json.loads(report.read_text())["results"]
+    return status, {case["name"].rsplit(" [", 1)[0]: case["status"] for case in cases}
+
+
+def failing(verdicts: dict[str, str]) -> set[str]:
+    return {name for name, status in verdicts.items() if status == "FAIL"}
+
+
+def test_a_conforming_server_passes_every_check(tmp_path: Path) -> None:
+    status, verdicts = probe(f"{sys.executable} {NONCONFORMING} conforming", tmp_path)
+    assert status == 0
+    assert failing(verdicts) == set()
+    assert len(verdicts) == 20
+
+
+@pytest.mark.parametrize("mode", sorted(BROKEN))
+def test_each_broken_rule_fails_its_check_and_only_it(mode: str, tmp_path: Path) -> None:
+    status, verdicts = probe(f"{sys.executable} {NONCONFORMING} {mode}", tmp_path)
+    assert status == 1
+    assert failing(verdicts) == BROKEN[mode]
+
+
+def test_a_failure_cites_the_spec_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "--server", f"{sys.executable} {NONCONFORMING} busy-ping"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  ping [basic/utilities/ping]" in out
+    assert "ping must be answered with an empty result, got result" in out
+    assert "(spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping)" in out
+
+
+@pytest.mark.parametrize(
+    ("server", "expected"),
+    [
+        # The TypeScript SDK answers params that fail its schema with -32603, not -32602.
+        ("mcp-server-everything", {"malformed params are -32602"}),
+        ("mcp-server-memory", {"malformed params are -32602"}),
+        ("mcp-server-filesystem {root}", {"malformed params are -32602"}),
+        ("mcp-server-time", set()),
+        (f"{sys.executable} {NOTES}", set()),
+    ],
+    ids=["everything", "memory", "filesystem", "time", "notes"],
+)
+def test_real_servers_over_stdio(server: str, expected: set[str], tmp_path: Path) -> None:
+    status, verdicts = probe(server.format(root=tmp_path), tmp_path)
+    assert failing(verdicts) == expected
+    assert status == (1 if expected else 0)
+    assert verdicts["version negotiation"] == verdicts["ping"] == "PASS"
+
+
+def test_a_server_that_cannot_start_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "--server", str(tmp_path / "no-such-server")]) == 2
+    out = capsys.readouterr().out
+    assert "ERROR connect" in out and "command not found" in out and "no-such-server" in out
+
+
+def test_the_legacy_sse_transport(tmp_path: Path) -> None:
+    command = [sys.executable, str(NOTES), "--transport", "sse"]
+    with listening(command) as port:
+        status, verdicts = probe(f"http://127.0.0.1:{port}/sse", tmp_path, "--transport", "sse")
+    assert (status, failing(verdicts)) == (0, set())
+    assert "session header required" not in verdicts  # the Streamable HTTP checks do not apply
+
+
+@pytest.fixture(scope="module")
+def everything_http() -> Iterator[str]:
+    port_env = {**os.environ}
+    command = [sys.executable, "-c", SERVE_EVERYTHING]
+    with listening(command, port_env) as port:
+        yield f"http://localhost:{port}/mcp"
+
+
+# server-everything reads its port from PORT; `listening` passes --port, so a shim maps one to the other.
+SERVE_EVERYTHING = (
+    "import os, sys, shutil; port = sys.argv[sys.argv.index('--port') + 1]; "
+    "os.execvpe(shutil.which('mcp-server-everything'), ['mcp-server-everything', 'streamableHttp'], "
+    "{**os.environ, 'PORT': port})"
+)
+
+
+def official(url: str, scenario: str, out: Path) -> str:
+    """The official suite's verdict on one server scenario: pass or fail."""
+    conformance = shutil.which("conformance")
+    assert conformance
+    command = [conformance, "server", "--url", url, "--scenario", scenario, "-o", str(out)]
+    subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    (checks,) = out.glob(f"server-{scenario}-*/checks.json")
+    statuses = {check["status"] for check in json.loads(checks.read_text())}
+    return "fail" if statuses & {"FAILURE", "WARNING"} else "pass"
+
+
+def test_over_http_the_verdicts_agree_with_the_official_suite(everything_http: str, tmp_path: Path) -> None:
+    status, ours = probe(everything_http, tmp_path)
+    assert status == 1
+    assert {"session header required", "unsupported MCP-Protocol-Version is 400"} <= set(ours)
+    for scenario, checks in OVERLAP.items():
+        theirs = official(everything_http, scenario, tmp_path / scenario)
+        mine = "fail" if any(ours[check] == "FAIL" for check in checks) else "pass"
+        assert mine == theirs, f"{scenario}: the official suite says {theirs}, toolproof {mine}"
+    assert ours["foreign Host/Origin rejected (DNS rebinding)"] == "FAIL"  # server-everything does not check

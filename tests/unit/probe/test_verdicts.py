@@ -1,0 +1,52 @@
+"""Call classes: one table of outcomes and the class each gets, for valid (audit) and hostile (fuzz) input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolproof.model.result import Failure, FailureKind
+from toolproof.probe.outcome import Outcome
+from toolproof.probe.verdicts import Verdict, classify, describe
+
+
+def result(text: str, *, error: bool = False) -> Outcome:
+    return Outcome({"content": [{"type": "text", "text": text}], "isError": error}, None, 0.01)
+
+
+def failed(kind: FailureKind, **details: Any) -> Outcome:
+    return Outcome(None, Failure(kind=kind, message=f"{kind.value} happened", details=details), 0.01)
+
+
+CASES = [
+    ("a result", result("fine"), Verdict.HEALTHY, Verdict.PASSED),
+    ("an explained isError", result("count must be positive", error=True), Verdict.HEALTHY, Verdict.REJECTED),
+    ("isError with a traceback", result("Traceback (most recent call last):", error=True), Verdict.CRASH,
+     Verdict.CRASH),
+    ("isError with a Go panic", result("panic: runtime error", error=True), Verdict.CRASH, Verdict.CRASH),
+    ("isError saying internal error", result("Internal error: x", error=True), Verdict.CRASH, Verdict.CRASH),
+    ("-32602", failed(FailureKind.RPC_ERROR, code=-32602), Verdict.REJECTS_VALID, Verdict.REJECTED),
+    ("-32603", failed(FailureKind.RPC_ERROR, code=-32603), Verdict.CRASH, Verdict.CRASH),
+    ("the process exited", failed(FailureKind.TRANSPORT), Verdict.CRASH, Verdict.CRASH),
+    ("no answer in time", failed(FailureKind.TIMEOUT), Verdict.TIMEOUT, Verdict.TIMEOUT),
+    ("not MCP", failed(FailureKind.PROTOCOL), Verdict.PROTOCOL, Verdict.PROTOCOL),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "outcome", "audit", "fuzz"), CASES, ids=[case[0] for case in CASES])
+def test_classes(label: str, outcome: Outcome, audit: Verdict, fuzz: Verdict) -> None:
+    assert classify(outcome, valid_input=True) is audit
+    assert classify(outcome, valid_input=False) is fuzz
+
+
+def test_descriptions_say_why() -> None:
+    crash = result("Traceback (most recent call last):\n  File x", error=True)
+    assert "traceback" in describe(crash, Verdict.CRASH)
+    assert describe(failed(FailureKind.TIMEOUT), Verdict.TIMEOUT) == "timeout happened"
+
+
+def test_any_error_response_rejects_arguments_that_are_not_an_object() -> None:
+    internal = failed(FailureKind.RPC_ERROR, code=-32603)
+    assert classify(internal, valid_input=False, malformed=True) is Verdict.REJECTED
+    assert classify(failed(FailureKind.TRANSPORT), valid_input=False, malformed=True) is Verdict.CRASH

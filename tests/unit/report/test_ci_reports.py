@@ -1,0 +1,155 @@
+"""The CI-facing pieces on their own: the pass-rate gate, baseline comparison, the last-failed order, the
+Markdown and badge writers, and the HTML page's escaping and format checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.unit.report.synthetic import SECRET, feed, sample
+
+from toolproof.check.trials import combine
+from toolproof.core.sanitize import MASK
+from toolproof.model.result import CaseResult, Status
+from toolproof.report.badge import badge_document
+from toolproof.report.baseline import BaselineError, Entry, compare, entries_of, load_baseline
+from toolproof.report.gate import meets_threshold, pass_percentage
+from toolproof.report.history import LastFailedWriter, last_failed, prioritise
+from toolproof.report.html import ReportFormatError, check_document, render_html
+from toolproof.report.json_report import JsonReport
+from toolproof.report.markdown import MarkdownReport
+
+SUITE = Path("s.yaml")
+
+
+def result(name: str, status: Status) -> CaseResult:
+    return CaseResult(name=name, file=SUITE, status=status)
+
+
+def trials(name: str, *statuses: Status) -> CaseResult:
+    return combine(
+        [result(name, status).model_copy(update={"trial": n}) for n, status in enumerate(statuses, 1)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("passed", "failed", "skipped", "percentage"),
+    [(4, 1, 0, 80), (4, 1, 3, 80), (2, 1, 0, 66), (0, 0, 2, None), (1, 0, 0, 100), (0, 3, 0, 0)],
+)
+def test_pass_percentage_rounds_down_and_ignores_skips(
+    passed: int, failed: int, skipped: int, percentage: int | None
+) -> None:
+    results = [result(f"p{i}", Status.PASS) for i in range(passed)]
+    results += [result(f"f{i}", Status.FAIL) for i in range(failed)]
+    results += [result(f"s{i}", Status.SKIP) for i in range(skipped)]
+    assert pass_percentage(results) == percentage
+
+
+def test_threshold_floor_semantics() -> None:
+    results = [*(result(f"p{i}", Status.PASS) for i in range(4)), result("f", Status.ERROR)]
+    assert meets_threshold(results, 80)
+    assert not meets_threshold(results, 81)
+    assert not meets_threshold([result("s", Status.SKIP)], 0)
+
+
+def test_a_falling_pass_rate_is_a_regression_even_when_the_case_still_passes() -> None:
+    before = {
+        "flaky now": Entry(name="flaky now", status="PASS", pass_rate=1.0),
+        "steady": Entry(name="steady", status="PASS", pass_rate=1.0),
+        "was failing": Entry(name="was failing", status="FAIL"),
+    }
+    now = [
+        trials("flaky now", Status.PASS, Status.FAIL, Status.PASS).model_copy(update={"status": Status.PASS}),
+        trials("steady", Status.PASS, Status.PASS),
+        result("was failing", Status.FAIL),
+    ]
+    found = compare(before, now)
+    assert [(each.name, each.why) for each in found.regressions] == [("flaky now", "pass rate 100% -> 67%")]
+    assert found.new == () and found.removed == ()
+
+
+def test_baseline_entries_keep_the_last_result_of_a_name_and_the_rate_of_trials() -> None:
+    entries = entries_of(
+        [result("a", Status.FAIL), result("a", Status.PASS), trials("b", Status.PASS, Status.FAIL)]
+    )
+    assert entries["a"] == Entry(name="a", status="PASS")
+    assert entries["b"].pass_rate == 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("not json", "not JSON"),
+        ('{"entries": {}}', "expected an object with an `entries` list"),
+        ('{"entries": [{"name": "a"}]}', "entries[0].status: Field required"),
+    ],
+)
+def test_bad_baselines_name_the_file_and_field(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "b.json"
+    path.write_text(text)
+    with pytest.raises(BaselineError, match=r"b\.json: ") as raised:
+        load_baseline(path)
+    assert problem in str(raised.value)
+    with pytest.raises(BaselineError, match=r"missing\.json"):
+        load_baseline(tmp_path / "missing.json")
+
+
+def test_mcp_assert_baselines_with_extra_keys_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text('{"entries": [{"name": "x", "status": "PASS", "language": "go"}]}')
+    assert load_baseline(path)["x"].status == "PASS"
+
+
+def test_last_failed_keeps_cases_that_did_not_run_and_drops_those_that_passed(tmp_path: Path) -> None:
+    state = tmp_path / ".toolproof"
+    feed(
+        LastFailedWriter(state),
+        [result("a", Status.FAIL), result("b", Status.FAIL), result("c", Status.PASS)],
+    )
+    assert last_failed(state) == {"s.yaml::a", "s.yaml::b"}
+    feed(LastFailedWriter(state), [result("a", Status.PASS), result("c", Status.ERROR)])
+    assert last_failed(state) == {"s.yaml::b", "s.yaml::c"}
+    (state / "lastfailed.json").write_text("garbage")
+    assert last_failed(state) == set()
+
+
+def test_prioritise_keeps_load_errors_and_falls_back_to_all() -> None:
+    items = ["a", None, "b", "c"]
+    assert prioritise(items, lambda item: item, {"c"}, only=True) == [None, "c"]
+    assert prioritise(items, lambda item: item, {"c"}, only=False) == ["c", "a", None, "b"]
+    assert prioritise(items, lambda item: item, {"gone"}, only=True) == items
+
+
+def test_markdown_escapes_table_cells_and_masks_secrets(tmp_path: Path) -> None:
+    path = tmp_path / "m.md"
+    odd = result(f"a | b <script> {SECRET}", Status.FAIL)
+    feed(MarkdownReport(path, [SECRET]), [*sample(), odd])
+    text = path.read_text()
+    assert f"| FAIL | a \\| b &lt;script&gt; {MASK} |" in text
+    assert SECRET not in text
+    assert text.startswith("### toolproof: 1/4 passed\n")  # skipped cases are not counted
+
+
+def test_badge_colours_and_counts() -> None:
+    assert json.loads(badge_document([result("a", Status.PASS)]))["color"] == "brightgreen"
+    five = [*(result(f"p{i}", Status.PASS) for i in range(4)), result("f", Status.FAIL)]
+    assert json.loads(badge_document(five)) == {
+        "schemaVersion": 1,
+        "label": "toolproof",
+        "message": "4/5",
+        "color": "yellow",
+    }
+    assert json.loads(badge_document([result("f", Status.FAIL), result("s", Status.SKIP)]))["color"] == "red"
+
+
+def test_html_escapes_server_text_and_checks_the_document_format(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    hostile = result("<img src=x onerror=alert(1)>", Status.FAIL)
+    feed(JsonReport(path), [hostile])
+    page = render_html(check_document(json.loads(path.read_text()), "r.json"))
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    with pytest.raises(ReportFormatError, match="not a toolproof JSON report"):
+        check_document([], "x.json")
+    with pytest.raises(ReportFormatError, match="format_version 99"):
+        check_document({"format": "toolproof-report", "format_version": 99}, "x.json")
