@@ -86,6 +86,7 @@ def run_suite(
     reports: Reports | None = None,
     sink: Sink | None = None,
     handle_signals: bool = False,
+    reuse_server: bool = False,
 ) -> SuiteResult:
     """Run every case of the suite files or directories `paths` against real MCP servers.
 
@@ -94,7 +95,8 @@ def run_suite(
     servers in this image. `timeout`: seconds per case (a case's own wins). `jobs`: cases at once (default:
     one per core). `select`: a `-k` pattern. `environ`: the environment servers inherit and `${VAR}` reads
     (default: this process's). `handle_signals`: SIGINT, SIGTERM and SIGHUP stop the run cleanly and set
-    `stopped_by` (only from the main thread).
+    `stopped_by` (only from the main thread). `reuse_server`: cases that provably only read share one
+    server per server identity (`run/server_reuse.py`).
     """
     options = server_options(
         fixture=fixture,
@@ -103,6 +105,7 @@ def run_suite(
         timeout=timeout,
         protocol=protocol,
         environ=environ,
+        reuse_server=reuse_server,
     )
     collection = collect_suite(paths, select=select)
     return run_collection(
@@ -118,6 +121,7 @@ def server_options(
     timeout: float = 30.0,
     protocol: Protocol = "2025-11-25",
     environ: Mapping[str, str] | None = None,
+    reuse_server: bool = False,
 ) -> ServerOptions:
     """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
     from toolproof.sources.options import ServerOptions
@@ -142,6 +146,7 @@ def server_options(
         server_override=override,
         docker=docker or "",
         protocol="legacy" if protocol == "2025-11-25" else protocol,
+        reuse_server=reuse_server,
     )
 
 
