@@ -217,6 +217,13 @@ class Collection:
         return [item for item in self.items if not isinstance(item, Case)]
 
 
+def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path]:
+    """`paths` as a list; a single path (`"suite.yaml"`) is one path, never a sequence of characters."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    return [Path(each) for each in paths]
+
+
 def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
     """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
     pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
@@ -230,7 +237,7 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
         raise UsageError("give at least one suite file or directory")
     try:
         items = [
-            item for path in load.discover([Path(each) for each in paths]) for item in load.load_file(path)
+            item for path in load.discover(path_list(paths)) for item in load.load_file(path)
         ]
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
@@ -421,8 +428,8 @@ def check_traces(
 
     zone = time_zone(timezone)
     moment = when(now, zone) if now is not None else None
-    runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
-    loaded, errors = agent_cases([Path(each) for each in cases], recorded)
+    runs, recorded = read_runs(path_list(traces), platform, response_path)
+    loaded, errors = agent_cases(path_list(cases), recorded)
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -496,7 +503,7 @@ def evaluate(
         return None if value is None else Path(value)
 
     request = EvalRequest(
-        paths=[Path(each) for each in paths],
+        paths=path_list(paths),
         config=path(config),
         agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
         judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
