@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolproof.core.sanitize import Scrubber
+from toolproof.core.sanitize import MASK, Scrubber
 from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
@@ -115,6 +115,7 @@ class Comparison:
 def compare(baseline: dict[str, Entry], results: Sequence[CaseResult]) -> Comparison:
     """The regressions, new and removed cases of `results` against `baseline`."""
     now = entries_of(results)
+    baseline = _unmasked(baseline, now)
     regressions = []
     for name, entry in now.items():
         before = baseline.get(name)
@@ -133,6 +134,33 @@ def compare(baseline: dict[str, Entry], results: Sequence[CaseResult]) -> Compar
         new=tuple(sorted(name for name in now if name not in baseline)),
         removed=tuple(sorted(name for name in baseline if name not in now)),
     )
+
+
+def _unmasked(baseline: dict[str, Entry], now: dict[str, Entry]) -> dict[str, Entry]:
+    """`baseline` with each name saved masked (a secret in a case name is written as ***) keyed by the name
+    of this run it stands for, so the case is compared rather than listed as removed and new."""
+    keyed = dict(baseline)
+    unmatched = [name for name in now if name not in baseline]
+    for masked in [name for name in baseline if MASK in name and name not in now]:
+        match = next((name for name in unmatched if _stands_for(masked, name)), None)
+        if match is not None:
+            keyed[match] = keyed.pop(masked)
+            unmatched.remove(match)
+    return keyed
+
+
+def _stands_for(masked: str, name: str) -> bool:
+    """Whether `name` is `masked` with each *** standing for at least one character."""
+    first, *middle, last = masked.split(MASK)
+    if not name.startswith(first) or not name.endswith(last):
+        return False
+    position, end = len(first), len(name) - len(last)
+    for part in middle:
+        found = name.find(part, position + 1)
+        if found < 0:
+            return False
+        position = found + len(part)
+    return end > position
 
 
 class BaselineWriter:

@@ -13,7 +13,14 @@ from toolproof.check.trials import combine
 from toolproof.core.sanitize import MASK
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
-from toolproof.report.baseline import BaselineError, Entry, compare, entries_of, load_baseline
+from toolproof.report.baseline import (
+    BaselineError,
+    Entry,
+    baseline_document,
+    compare,
+    entries_of,
+    load_baseline,
+)
 from toolproof.report.gate import meets_threshold, pass_percentage
 from toolproof.report.history import LastFailedWriter, last_failed, prioritise
 from toolproof.report.html import ReportFormatError, check_document, render_html
@@ -93,6 +100,19 @@ def test_bad_baselines_name_the_file_and_field(tmp_path: Path, text: str, proble
     assert problem in str(raised.value)
     with pytest.raises(BaselineError, match=r"missing\.json"):
         load_baseline(tmp_path / "missing.json")
+
+
+def test_a_case_named_with_a_secret_is_compared_with_its_masked_baseline_entry(tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    before = [result(f"uses {SECRET} twice: {SECRET}", Status.PASS), result("plain", Status.PASS)]
+    path.write_text(baseline_document(before, [SECRET]))
+    assert SECRET not in path.read_text()
+    now = [result(f"uses {SECRET} twice: {SECRET}", Status.FAIL), result("plain", Status.PASS)]
+    found = compare(load_baseline(path), now)
+    assert [each.name for each in found.regressions] == [f"uses {SECRET} twice: {SECRET}"]
+    assert found.new == () and found.removed == ()
+    other = compare(load_baseline(path), [result("uses x twice", Status.PASS)])  # one *** each, not zero
+    assert other.new == ("uses x twice",) and len(other.removed) == 2
 
 
 def test_mcp_assert_baselines_with_extra_keys_are_read(tmp_path: Path) -> None:
