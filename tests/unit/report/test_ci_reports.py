@@ -161,6 +161,8 @@ def test_badge_colours_and_counts() -> None:
         "color": "yellow",
     }
     assert json.loads(badge_document([result("f", Status.FAIL), result("s", Status.SKIP)]))["color"] == "red"
+    nothing_ran = json.loads(badge_document([result("s", Status.SKIP)]))
+    assert (nothing_ran["message"], nothing_ran["color"]) == ("0/0", "lightgrey")
 
 
 def test_html_escapes_server_text_and_checks_the_document_format(tmp_path: Path) -> None:
