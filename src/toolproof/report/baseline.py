@@ -17,8 +17,8 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof.core.sanitize import MASK, Scrubber
-from toolproof.core.writing import write_best_effort
-from toolproof.model.events import Event, RunFinished
+from toolproof.core.writing import warn, write_best_effort
+from toolproof.model.events import Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
 
 
@@ -164,14 +164,23 @@ def _stands_for(masked: str, name: str) -> bool:
 
 
 class BaselineWriter:
-    """Writes the run's baseline to `path` when it finishes."""
+    """Writes the run's baseline to `path` when it finishes; a run that stopped before every case ran (a
+    signal, -x, --maxfail) leaves the file as it was, with a warning, as its cases that did not run would
+    be missing from it."""
 
     def __init__(
         self, path: str | os.PathLike[str], secrets: Iterable[str] = (), *, stderr: TextIO | None = None
     ) -> None:
         self._path, self._secrets, self._stderr = path, tuple(secrets), stderr
+        self._total = 0
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunFinished):
+        if isinstance(event, RunStarted):
+            self._total = event.total
+        elif isinstance(event, RunFinished):
+            if len(event.results) < self._total:
+                ran = f"{len(event.results)} of {self._total}"
+                warn(f"baseline not saved to {self._path}: the run stopped after {ran} cases", self._stderr)
+                return
             text = baseline_document(event.results, self._secrets)
             write_best_effort(self._path, text, atomic=True, stderr=self._stderr)

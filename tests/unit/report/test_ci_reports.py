@@ -11,10 +11,12 @@ from tests.unit.report.synthetic import SECRET, feed, sample
 
 from toolproof.check.trials import combine
 from toolproof.core.sanitize import MASK
+from toolproof.model.events import RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
 from toolproof.report.baseline import (
     BaselineError,
+    BaselineWriter,
     Entry,
     baseline_document,
     compare,
@@ -113,6 +115,20 @@ def test_a_case_named_with_a_secret_is_compared_with_its_masked_baseline_entry(t
     assert found.new == () and found.removed == ()
     other = compare(load_baseline(path), [result("uses x twice", Status.PASS)])  # one *** each, not zero
     assert other.new == ("uses x twice",) and len(other.removed) == 2
+
+
+def test_a_run_that_stopped_early_leaves_the_saved_baseline_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "b.json"
+    path.write_text('{"entries": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "PASS"}]}')
+    writer = BaselineWriter(path)
+    writer.handle(RunStarted(total=2))
+    writer.handle(RunFinished(results=[result("a", Status.PASS)]))  # stopped by a signal or -x
+    assert [entry.name for entry in load_baseline(path).values()] == ["a", "b"]
+    assert f"baseline not saved to {path}: the run stopped after 1 of 2 cases" in capsys.readouterr().err
+    writer.handle(RunFinished(results=[result("a", Status.PASS), result("b", Status.FAIL)]))
+    assert load_baseline(path)["b"].status == "FAIL"
 
 
 def test_mcp_assert_baselines_with_extra_keys_are_read(tmp_path: Path) -> None:
