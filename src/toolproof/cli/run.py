@@ -142,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
             f"{unrun} of {len(chosen)} cases not run",
             file=sys.stderr,
         )
+        return exit_status(command, result)  # failed; a threshold does not judge a run cut short
     return gated(args, result, exit_status(command, result))
 
 
