@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.check.registry import declare
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import JudgeCheck, JudgeContext
 from toolproof.model.transcript import ToolCall
@@ -86,6 +87,9 @@ def label(check: JudgeCheck) -> str:
     if check.label:
         return check.label
     return check.criteria if len(check.criteria) <= 60 else check.criteria[:60] + "…"
+
+
+declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}")  # asked out of band: no checker
 
 
 def build_request(subjects: Sequence[Subject], facts: RunFacts, context: JudgeContext) -> JudgeRequest:

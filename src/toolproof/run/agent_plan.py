@@ -104,8 +104,8 @@ def plan_cases(
     found: list[Plan | Unplannable] = []
     for case in cases:
         if target is not None and not _names_agent(case):
-            case = case.model_copy(update={"metadata": {**case.metadata, "target": target}})
-        if case.metadata.get("target") is not None:  # an agent over HTTP: no model, no server of ours
+            case = case.model_copy(update={"target": target})
+        if case.target is not None:  # an agent over HTTP: no model, no server of ours
             found.append(Plan(case, HTTP_AGENT))
             continue
         try:
@@ -127,7 +127,8 @@ def plan_cases(
 
 def _names_agent(case: AgentCase) -> bool:
     """Whether the case says how its agent is reached: its own target, servers or MCPLab `mcp_servers`."""
-    return any(case.metadata.get(key) for key in ("target", "servers", "mcp_servers"))
+    mcplab = case.metadata.get("servers") or case.metadata.get("mcp_servers")
+    return bool(case.target or case.servers or mcplab)
 
 
 def _given(settings: AgentSettingsFile) -> dict[str, Any]:
@@ -167,9 +168,8 @@ def _spec(settings: Mapping[str, Any]) -> AgentSpec | str:
 
 def _agents(case: AgentCase, project: ProjectConfig) -> list[tuple[str | None, dict[str, Any]]]:
     """(name for the run or None, the case's own agent settings) for each run of the case."""
-    own = case.metadata.get("agent")
-    if isinstance(own, dict):
-        return [(None, dict(own))]
+    if case.agent is not None:
+        return [(None, dict(case.agent))]
     configs = case.metadata.get("agent_configs")
     if not isinstance(configs, list) or not configs:
         return [(None, {})]
@@ -193,9 +193,9 @@ def _agents(case: AgentCase, project: ProjectConfig) -> list[tuple[str | None, d
 def _servers(
     case: AgentCase, project: ProjectConfig, fallback: Mapping[str, ServerConfig]
 ) -> Mapping[str, ServerConfig]:
-    own = case.metadata.get("servers")
     if case.dialect == "toolproof":
-        return dict(own) if isinstance(own, dict) else dict(fallback)
+        return dict(case.servers) if case.servers is not None else dict(fallback)
+    own = case.metadata.get("servers")
     if case.dialect != "mcplab":
         return dict(fallback)
     entries = [*(case.metadata.get("mcp_servers") or []), *({"ref": label} for label in own or [])]

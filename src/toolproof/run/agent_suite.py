@@ -310,7 +310,6 @@ async def _tool_host(
 
 def case_target(case: AgentCase) -> HttpTarget | None:
     """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
-    target = getattr(case, "target", None) or case.metadata.get("target")
-    return target if isinstance(target, HttpTarget) else None
+    return case.target
 
 
