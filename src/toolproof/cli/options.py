@@ -176,7 +176,7 @@ def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Re
         save_baseline=args.save_baseline,
         baseline=args.baseline,
         durations=args.durations,
-        threshold=getattr(args, "threshold", None),
+        threshold=getattr(args, "pass_percent", None),
         state_dir=STATE_DIR,
         title=f"toolproof {getattr(args, 'command', None) or 'run'}",
     )
