@@ -9,20 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
-import regex
-
+from toolproof.check.json_text import as_text, compact_json
+from toolproof.check.patterns import PatternError, PatternTimeout, regex_search
 from toolproof.core.expressions import ExpressionError, Scope, evaluate, parse_temporal, text_of
 from toolproof.core.gofmt import go_v
-from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
-from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.core.schemas import schema_violation
 from toolproof.model.scenario import (
     AnyMatcher,
@@ -32,127 +27,31 @@ from toolproof.model.scenario import (
     ExactMatcher,
     Matcher,
     OneOfMatcher,
-    RegexFlavor,
     RegexMatcher,
     SchemaMatcher,
     TextMatcher,
 )
 
+__all__ = [  # the text forms and patterns moved to json_text and patterns; importers of them here still work
+    "ANY_ARGUMENT",
+    "WILDCARD",
+    "Miss",
+    "PatternError",
+    "PatternTimeout",
+    "argument_violations",
+    "as_text",
+    "compact_json",
+    "count_violations",
+    "deep_equal",
+    "describe_matcher",
+    "expected_value",
+    "match",
+    "regex_search",
+    "violation",
+]
+
 WILDCARD = "*"
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 ANY_ARGUMENT = "*"  # a `forbidden_values` key that applies to every top-level argument
-
-
-class PatternError(ValueError):
-    """A regular expression its flavor rejects, or one that ran out of time."""
-
-    headline = "Invalid regex"
-
-    def __init__(self, pattern: str, reason: str) -> None:
-        super().__init__(f"{self.headline}: {pattern} ({reason})")
-        self.pattern = pattern
-        self.reason = reason
-
-
-class PatternTimeout(PatternError):
-    """A regular expression that took longer than REGEX_TIMEOUT_S on one text."""
-
-    headline = "Regex timed out"
-
-
-def regex_search(pattern: str, text: str, flavor: RegexFlavor, ignore_case: bool = False) -> bool:
-    """Whether `pattern` matches somewhere in `text`, time-bounded; raises `PatternError`."""
-    try:
-        if flavor == "re2":
-            return compile_re2(f"(?i){pattern}" if ignore_case else pattern).search(text) is not None
-        if flavor == "js":
-            return (
-                compile_js(pattern, "i" if ignore_case else "").search(text, timeout=REGEX_TIMEOUT_S)
-                is not None
-            )
-        return _compile_python(pattern, ignore_case).search(text, timeout=REGEX_TIMEOUT_S) is not None
-    except (RE2PatternError, JSRegexError) as error:
-        raise PatternError(pattern, error.reason) from None
-    except regex.error as error:
-        raise PatternError(pattern, str(error)) from None
-    except TimeoutError:
-        raise PatternTimeout(pattern, f"matching took longer than {REGEX_TIMEOUT_S:g}s") from None
-
-
-@lru_cache(maxsize=1024)
-def _compile_python(pattern: str, ignore_case: bool) -> Any:
-    return regex.compile(pattern, regex.IGNORECASE if ignore_case else 0)
-
-
-def compact_json(value: Any) -> str:
-    """`JSON.stringify(value)`: compact, keys in their original order, numbers as JavaScript writes them
-    (`10.0` -> `10`, `1e21` -> `1e+21`, `-0` -> `0`, NaN -> `null`), text unescaped beyond what JSON needs
-    (non-ASCII kept, a lone surrogate as `\\udXXX`); dates in ISO 8601, other values as their text."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return _js_number(value)
-    if isinstance(value, str):
-        return _js_string(value)
-    if isinstance(value, Mapping):
-        return (
-            "{"
-            + ",".join(f"{_js_string(_key(key))}:{compact_json(item)}" for key, item in value.items())
-            + "}"
-        )
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(compact_json(item) for item in value) + "]"
-    return _js_string(text_of(value) if isinstance(value, date) else str(value))
-
-
-def _key(key: Any) -> str:
-    """An object key as text (JSON keys are strings)."""
-    return key if isinstance(key, str) else compact_json(key)
-
-
-def _js_string(text: str) -> str:
-    """A JSON string as JavaScript writes it: only quotes, backslashes, control characters and lone
-    surrogates escaped."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", quoted)
-
-
-def _js_number(value: int | float) -> str:
-    """A JSON number as JavaScript writes it: the shortest digits that read back as the same double, with an
-    exponent only from 1e21 up and below 1e-6; integers beyond 2**53 rounded to a double first, as
-    JavaScript reads them; `null` for what no double holds (NaN, infinities)."""
-    if isinstance(value, int) and abs(value) < 2**53:
-        return str(value)
-    try:
-        number = float(value)
-    except OverflowError:
-        return "null"
-    if not math.isfinite(number):
-        return "null"
-    if number == 0:
-        return "0"
-    sign = "-" if number < 0 else ""
-    shortest = Decimal(repr(abs(number))).normalize().as_tuple()
-    digits = "".join(map(str, shortest.digits))
-    point = len(digits) + int(shortest.exponent)  # digits[:point] is the integer part
-    if len(digits) <= point <= 21:
-        return sign + digits + "0" * (point - len(digits))
-    if 0 < point <= 21:
-        return f"{sign}{digits[:point]}.{digits[point:]}"
-    if -6 < point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    exponent = point - 1
-    mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
-    return f"{sign}{mantissa}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
-
-
-def as_text(value: Any) -> str:
-    """A value cast to a string: strings as they are, anything else as compact JSON (dates in ISO 8601)."""
-    if isinstance(value, str | date):
-        return text_of(value)
-    return compact_json(value)
 
 
 # --- exact equality ---------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ each reads a `check.steps.Steps` view of one scope."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.check.arguments import (
     argument_violations,
@@ -14,6 +14,7 @@ from toolproof.check.arguments import (
     describe_matcher,
     regex_search,
 )
+from toolproof.check.registry import Verdict, checker
 from toolproof.check.steps import (
     MAX_SHOWN,
     CallScope,
@@ -34,6 +35,9 @@ from toolproof.model.scenario import (
     ToolsNotCalled,
 )
 from toolproof.model.transcript import ToolCall
+
+if TYPE_CHECKING:
+    from toolproof.check.run_view import Scoped
 
 # --- presence -----------------------------------------------------------------------------------------------
 
@@ -377,3 +381,34 @@ def _input_holds(check: ToolInputCheck, arguments: Any) -> bool:
     if check.has_equals:
         return any(json_equal(value, check.equals) for value in values)
     return bool(values)
+
+
+# --- registered checkers ------------------------------------------------------------------------------------
+
+
+@checker(ToolsCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+def _tools_called(check: ToolsCalled, at: Scoped) -> Verdict:
+    return tools_called(check, at.calls)
+
+
+@checker(ToolsNotCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+def _tools_not_called(check: ToolsNotCalled, at: Scoped) -> Verdict:
+    return tools_not_called(check, at.calls)
+
+
+_BOUNDS = {"called": "called", "not_called": "not called", "count": "call count"}
+
+
+def _describe_call(check: CallCheck) -> str:
+    at = f" at index {check.index}" if check.index is not None else ""
+    return f"{check.name} {_BOUNDS[check.condition]}{at}"
+
+
+@checker(CallCheck, describe=_describe_call)
+def _call(check: CallCheck, at: Scoped) -> Verdict:
+    return call_check(check, at.call_scope, at.expressions)
+
+
+@checker(ToolInputCheck, describe=lambda c: f"tool input {c.op} {c.tool}: {c.value}")
+def _tool_input(check: ToolInputCheck, at: Scoped) -> Verdict:
+    return tool_input(check, at.calls, at.raw_calls)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.check.registry import declare
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import JudgeCheck, JudgeContext
 from toolproof.model.transcript import ToolCall
@@ -34,6 +35,18 @@ SYSTEM_PROMPT = (
 INVALID_JSON = "Agent check failed: the judge returned invalid JSON for the batched agent checks"
 MAX_OUTPUT_CHARS = 4000
 _FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Approved:
+    """A judge check that passed, with the judge's reason and score, so that reports can show why."""
+
+    reason: str
+    score: float | None = None
+
+    def __str__(self) -> str:
+        scored = f"score {self.score:g}" if self.score is not None else ""
+        return "; ".join(part for part in (scored, self.reason) if part)
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,9 @@ def label(check: JudgeCheck) -> str:
     if check.label:
         return check.label
     return check.criteria if len(check.criteria) <= 60 else check.criteria[:60] + "…"
+
+
+declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}")  # asked out of band: no checker
 
 
 def build_request(subjects: Sequence[Subject], facts: RunFacts, context: JudgeContext) -> JudgeRequest:
@@ -244,13 +260,16 @@ def _verdict(item: JudgeItem, check: JudgeCheck, answer: Mapping[str, Any]) -> t
     return verdict, reason, None
 
 
-def verdicts(request: JudgeRequest, subjects: Sequence[Subject], answer_text: str) -> list[Failure | None]:
-    """One verdict per subject, in order: None when it passed, else a Failure saying why."""
+def verdicts(
+    request: JudgeRequest, subjects: Sequence[Subject], answer_text: str
+) -> list[Failure | Approved]:
+    """One verdict per subject, in order: Approved (with the judge's reason) when it passed, else a Failure
+    saying why."""
     answers = _answers(answer_text)
     if answers is None:
         excerpt = answer_text if len(answer_text) <= 300 else answer_text[:300] + "…"
         return [_fail(INVALID_JSON, actual=excerpt, judge_answer=excerpt) for _ in subjects]
-    results: list[Failure | None] = []
+    results: list[Failure | Approved] = []
     for position, subject in enumerate(subjects):
         check = subject.check
         mine = [item for item in request.items if item.position == position]
@@ -280,7 +299,7 @@ def verdicts(request: JudgeRequest, subjects: Sequence[Subject], answer_text: st
         if score is not None:
             details |= {"score": score, "threshold": check.threshold}
         if passed and not violated:
-            results.append(None)
+            results.append(Approved(str(reason or ""), score))
             continue
         parts = []
         if not passed:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
+from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.core.expressions import Scope, dot_path
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.core.jsregex import strip_leading_flags
@@ -25,14 +25,10 @@ from toolproof.model.scenario import (
 )
 from toolproof.model.transcript import Turn
 
+if TYPE_CHECKING:
+    from toolproof.check.run_view import Scoped
+
 SHOWN_CHARS = 300
-
-
-@dataclass(frozen=True)
-class NotEvaluated:
-    """A check that had no data to judge (e.g. no token usage in the run): reported, never a pass."""
-
-    reason: str
 
 
 def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
@@ -294,3 +290,58 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
         guardrail=check.name,
         triggered=names,
     )
+
+
+# --- registered checkers ------------------------------------------------------------------------------------
+
+
+@checker(TextCheck, describe=lambda c: f"response {c.op}: {', '.join(c.values)}", reads_reply=True)
+def _text(check: TextCheck, at: Scoped) -> Verdict:
+    return text_check(check, at.reply)
+
+
+@checker(
+    RegexCheck,
+    describe=lambda c: f"response {'matches' if c.should_match else 'does not match'} /{c.pattern}/",
+    reads_reply=True,
+)
+def _regex(check: RegexCheck, at: Scoped) -> Verdict:
+    return regex_check(check, at.reply)
+
+
+def _describe_jsonpath(check: JsonPathCheck) -> str:
+    equals = f" {compact_json(check.equals)}" if check.mode == "equals" else ""
+    return f"jsonpath {check.path} {check.mode}{equals}"
+
+
+@checker(JsonPathCheck, describe=_describe_jsonpath, reads_reply=True)
+def _jsonpath(check: JsonPathCheck, at: Scoped) -> Verdict:
+    return jsonpath_check(check, at.answer)
+
+
+@checker(FieldCheck, describe=lambda c: f"json_match {c.field}", reads_reply=True)
+def _field(check: FieldCheck, at: Scoped) -> Verdict:
+    return field_check(check, at.answer, at.expressions)
+
+
+@checker(SchemaCheck, describe=lambda c: f"json_schema {c.field or 'response'}", reads_reply=True)
+def _schema(check: SchemaCheck, at: Scoped) -> Verdict:
+    return schema_check(check, at.answer)
+
+
+@checker(StatusCheck, describe=lambda c: f"http_status {c.expected}")
+def _status(check: StatusCheck, at: Scoped) -> Verdict:
+    return status_check(check, at.numbered)
+
+
+@checker(LatencyCheck, describe=lambda c: f"response_time <= {c.max_ms:g} ms")
+def _latency(check: LatencyCheck, at: Scoped) -> Verdict:
+    return latency_check(check, at.numbered)
+
+
+@checker(
+    GuardrailCheck,
+    describe=lambda c: f"guardrail {c.name or '(any)'} {'triggered' if c.expected else 'not triggered'}",
+)
+def _guardrail(check: GuardrailCheck, at: Scoped) -> Verdict:
+    return guardrail_check(check, at.turns)

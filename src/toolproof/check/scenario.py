@@ -5,261 +5,36 @@ checks: the final reply; status, latency and tokens: every turn); a turn-level c
 A check whose dependency did not pass, or whose precondition (`when`) does not hold over the tool calls of its
 scope, is skipped; a check with no data to judge is not evaluated; both are reported and counted apart from
 passes and failures. A run whose metadata says `no_reply` (an mcp-assert audit log, which records tool calls
-only) has no reply to judge: its text, JSON and judge checks on the reply are not evaluated.
+only) has no reply to judge: its checks that read the reply are not evaluated.
+
+Each assertion type's checker is looked up in `check.registry` by the assertion's model class; the modules
+imported below register theirs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
-from toolproof.check.arguments import as_text, compact_json
-from toolproof.check.calls import call_check, tool_input, tools_called, tools_not_called
+# the checker modules: importing them registers their checkers
+from toolproof.check import calls as _calls  # noqa: F401
+from toolproof.check import response as _response  # noqa: F401
+from toolproof.check import sequence as _sequence  # noqa: F401
+from toolproof.check import usage as _usage  # noqa: F401
+from toolproof.check.arguments import as_text
+from toolproof.check.evaluation import Evaluation, Outcome
 from toolproof.check.extract import extract
-from toolproof.check.judge import Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
-from toolproof.check.judge import label as judge_label
+from toolproof.check.judge import Approved, Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.preconditions import unmet
-from toolproof.check.response import (
-    Answer,
-    NotEvaluated,
-    field_check,
-    guardrail_check,
-    jsonpath_check,
-    latency_check,
-    regex_check,
-    schema_check,
-    status_check,
-    text_check,
-)
-from toolproof.check.sequence import sequence
-from toolproof.check.steps import CallScope, Steps
-from toolproof.check.usage import summed_usage, token_limit
+from toolproof.check.registry import NotEvaluated, Verdict, describe, registered
+from toolproof.check.run_view import RunView, Scoped
 from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.scenario import (
-    AgentCase,
-    Assertion,
-    CallCheck,
-    FieldCheck,
-    GuardrailCheck,
-    JsonPathCheck,
-    JudgeCheck,
-    LatencyCheck,
-    RegexCheck,
-    SchemaCheck,
-    SequenceCheck,
-    StatusCheck,
-    TextCheck,
-    TokenLimitCheck,
-    ToolInputCheck,
-    ToolsCalled,
-    ToolsNotCalled,
-)
-from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
+from toolproof.model.result import Failure, FailureKind, Status
+from toolproof.model.scenario import AgentCase, Assertion, JudgeCheck
+from toolproof.model.transcript import Transcript
 
-Verdict = Failure | NotEvaluated | None
-REPLY_CHECKS = (TextCheck, RegexCheck, JsonPathCheck, FieldCheck, SchemaCheck)
+__all__ = ["Evaluating", "Evaluation", "Outcome", "describe", "evaluate"]
+
 NO_REPLY = NotEvaluated("the run recorded no reply, only tool calls")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one check."""
-
-    check: Assertion
-    turn: int | None
-    label: str
-    status: Status
-    failure: Failure | None = None
-    reason: str | None = None
-
-    @property
-    def passed(self) -> bool:
-        return self.status is Status.PASS
-
-    def as_dict(self) -> dict[str, Any]:
-        item: dict[str, Any] = {"check": self.label, "kind": self.check.kind, "status": self.status.value}
-        if self.check.id:
-            item["id"] = self.check.id
-        if self.turn is not None:
-            item["turn"] = self.turn + 1
-        if self.failure is not None:
-            item |= {
-                "message": self.failure.message,
-                "expected": self.failure.expected,
-                "actual": self.failure.actual,
-                **self.failure.details,
-            }
-        if self.reason:
-            item["reason"] = self.reason
-        return item
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """Every check's outcome for one case over one run."""
-
-    case: AgentCase
-    run: Transcript
-    outcomes: tuple[Outcome, ...]
-    warnings: tuple[str, ...] = ()
-    judge_requests: int = 0
-    extracted: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def status(self) -> Status:
-        """ERROR if any check errored, else FAIL if any failed, else PASS (SKIP if nothing was evaluated)."""
-        statuses = {outcome.status for outcome in self.outcomes}
-        for status in (Status.ERROR, Status.FAIL, Status.PASS):
-            if status in statuses:
-                return status
-        return Status.SKIP
-
-    def assertion_results(self, trial: int = 1) -> list[CaseResult]:
-        """One result per check, named `case › check`."""
-        return [
-            CaseResult(
-                name=f"{self.case.name} › {outcome.label}",
-                file=self.case.source.file,
-                line=outcome.check.line or self.case.source.line,
-                status=outcome.status,
-                failure=outcome.failure,
-                reason=outcome.reason,
-                trial=trial,
-            )
-            for outcome in self.outcomes
-        ]
-
-    def case_result(self, trial: int = 1) -> CaseResult:
-        """One result for the whole case: its failing checks in the message, every outcome in the details."""
-        status = self.status
-        bad = [outcome for outcome in self.outcomes if outcome.status in (Status.FAIL, Status.ERROR)]
-        apart = [outcome for outcome in self.outcomes if outcome.status is Status.SKIP]
-        reason = None
-        if apart:
-            reason = f"{len(apart)} not counted: " + "; ".join(f"{o.label} ({o.reason})" for o in apart)
-        failure = None
-        if bad:
-            kind = next(o.failure.kind for o in bad if o.failure is not None and o.status is status)
-            lines = [
-                f"{outcome.label}: {outcome.failure.message if outcome.failure else outcome.reason}"
-                for outcome in bad
-            ]
-            failure = Failure(
-                kind=kind,
-                message="\n".join(lines),
-                check=f"{len(bad)} of {len(self.outcomes)}",
-                details={
-                    "assertions": [outcome.as_dict() for outcome in self.outcomes],
-                    "warnings": list(self.warnings),
-                    **({"extracted": self.extracted} if self.extracted else {}),
-                },
-            )
-        return CaseResult(
-            name=self.case.name,
-            file=self.case.source.file,
-            line=self.case.source.line,
-            status=status,
-            failure=failure,
-            reason=reason,
-            trial=trial,
-        )
-
-
-def describe(check: Assertion) -> str:
-    """A short default label for a check."""
-    if check.label:
-        return check.label
-    if isinstance(check, ToolsCalled | ToolsNotCalled):
-        return f"{check.kind}: {', '.join(check.tools)}"
-    if isinstance(check, CallCheck):
-        bounds = {"called": "called", "not_called": "not called", "count": "call count"}[check.condition]
-        at = f" at index {check.index}" if check.index is not None else ""
-        return f"{check.name} {bounds}{at}"
-    if isinstance(check, SequenceCheck):
-        shown = " | ".join(" -> ".join(each) or "(none)" for each in check.sequences)
-        return f"{'forbidden ' if check.forbidden else ''}sequence ({check.mode}): {shown}"
-    if isinstance(check, ToolInputCheck):
-        return f"tool input {check.op} {check.tool}: {check.value}"
-    if isinstance(check, TextCheck):
-        return f"response {check.op}: {', '.join(check.values)}"
-    if isinstance(check, RegexCheck):
-        return f"response {'matches' if check.should_match else 'does not match'} /{check.pattern}/"
-    if isinstance(check, JsonPathCheck):
-        return f"jsonpath {check.path} {check.mode}" + (
-            f" {compact_json(check.equals)}" if check.mode == "equals" else ""
-        )
-    if isinstance(check, FieldCheck):
-        return f"json_match {check.field}"
-    if isinstance(check, SchemaCheck):
-        return f"json_schema {check.field or 'response'}"
-    if isinstance(check, StatusCheck):
-        return f"http_status {check.expected}"
-    if isinstance(check, LatencyCheck):
-        return f"response_time <= {check.max_ms:g} ms"
-    if isinstance(check, TokenLimitCheck):
-        limits = [
-            f"{name} <= {limit}"
-            for name, limit in (
-                ("total", check.max_total),
-                ("input", check.max_input),
-                ("output", check.max_output),
-            )
-            if limit
-        ]
-        return f"token_limit {', '.join(limits)}"
-    if isinstance(check, GuardrailCheck):
-        return f"guardrail {check.name or '(any)'} {'triggered' if check.expected else 'not triggered'}"
-    return f"judge: {judge_label(check)}"
-
-
-@dataclass
-class _View:
-    """The parts of a run each scope reads, computed once per scope (None = the whole conversation)."""
-
-    run: Transcript
-    _steps: dict[int | None, tuple[Steps, Steps, list[ToolCall]]] = field(default_factory=dict)
-    _answers: dict[int | None, Answer] = field(default_factory=dict)
-    _usage: dict[int | None, Usage | None] = field(default_factory=dict)
-
-    def turns(self, turn: int | None) -> tuple[Turn, ...]:
-        return self.run.turns if turn is None else (self.run.turns[turn],)
-
-    def numbered(self, turn: int | None) -> list[tuple[int, Turn]]:
-        """The turns of the scope with their 0-based numbers in the run."""
-        return list(enumerate(self.run.turns)) if turn is None else [(turn, self.run.turns[turn])]
-
-    def reply_turn(self, turn: int | None) -> Turn:
-        return self.run.final if turn is None else self.run.turns[turn]
-
-    @cached_property
-    def has_nodes(self) -> bool:
-        return any(turn.nodes for turn in self.run.turns)
-
-    @property
-    def no_reply(self) -> bool:
-        """The run recorded no reply at all (not an empty one)."""
-        return self.run.metadata.get("no_reply") is True
-
-    def steps(self, turn: int | None) -> tuple[Steps, Steps, list[ToolCall]]:
-        """(tool calls, nodes, the calls themselves) of the scope."""
-        if turn not in self._steps:
-            turns = self.turns(turn)
-            calls = [call for each in turns for call in each.all_calls()]
-            nodes = [node for each in turns for node in each.nodes]
-            self._steps[turn] = (Steps.of_calls(calls), Steps.of_nodes(nodes), calls)
-        return self._steps[turn]
-
-    def answer(self, turn: int | None) -> Answer:
-        if turn not in self._answers:
-            self._answers[turn] = Answer(self.reply_turn(turn))
-        return self._answers[turn]
-
-    def usage(self, turn: int | None) -> Usage | None:
-        if turn not in self._usage:
-            self._usage[turn] = summed_usage(self.turns(turn))
-        return self._usage[turn]
 
 
 def _strip_prefixes(check: Assertion, called: set[str]) -> Assertion:
@@ -272,60 +47,25 @@ def _strip_prefixes(check: Assertion, called: set[str]) -> Assertion:
                 return short
         return tool
 
-    if isinstance(check, ToolsCalled | ToolsNotCalled):
-        return check.model_copy(update={"tools": tuple(map(name, check.tools))})
-    if isinstance(check, SequenceCheck):
-        return check.model_copy(
-            update={"sequences": tuple(tuple(map(name, each)) for each in check.sequences)}
-        )
-    if isinstance(check, ToolInputCheck):
-        return check.model_copy(update={"tool": name(check.tool)})
-    if isinstance(check, CallCheck):
-        return check.model_copy(update={"name": name(check.name)})
-    return check
+    return check.renamed_tools(name)
 
 
-def _check(check: Assertion, turn: int | None, view: _View, scope: Scope) -> Verdict:
-    """The verdict of one non-judge check."""
-    calls, nodes, raw = view.steps(turn)
-    if isinstance(check, ToolsCalled):
-        return tools_called(check, calls)
-    if isinstance(check, ToolsNotCalled):
-        return tools_not_called(check, calls)
-    if isinstance(check, CallCheck):
-        return call_check(check, CallScope(calls, nodes, view.has_nodes), scope)
-    if isinstance(check, SequenceCheck):
-        return sequence(check, calls)
-    if isinstance(check, ToolInputCheck):
-        return tool_input(check, calls, raw)
-    if view.no_reply and isinstance(check, REPLY_CHECKS):
+def _check(check: Assertion, turn: int | None, view: RunView, scope: Scope) -> Verdict:
+    """The verdict of one non-judge check, by the checker registered for its type."""
+    entry = registered(check)
+    if entry.check is None:
+        raise TypeError(f"not a deterministic check: {check.kind}")
+    if entry.reads_reply and view.no_reply:
         return NO_REPLY
-    reply = view.reply_turn(turn).reply
-    if isinstance(check, TextCheck):
-        return text_check(check, reply)
-    if isinstance(check, RegexCheck):
-        return regex_check(check, reply)
-    if isinstance(check, JsonPathCheck):
-        return jsonpath_check(check, view.answer(turn))
-    if isinstance(check, FieldCheck):
-        return field_check(check, view.answer(turn), scope)
-    if isinstance(check, SchemaCheck):
-        return schema_check(check, view.answer(turn))
-    if isinstance(check, StatusCheck):
-        return status_check(check, view.numbered(turn))
-    if isinstance(check, LatencyCheck):
-        return latency_check(check, view.numbered(turn))
-    if isinstance(check, TokenLimitCheck):
-        return token_limit(check, view.usage(turn))
-    if isinstance(check, GuardrailCheck):
-        return guardrail_check(check, view.turns(turn))
-    raise TypeError(f"not a deterministic check: {check.kind}")
+    return entry.check(check, Scoped(view, turn, scope))
 
 
-def _outcome(check: Assertion, turn: int | None, verdict: Verdict) -> Outcome:
+def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) -> Outcome:
     label = describe(check) if turn is None else f"turn {turn + 1}: {describe(check)}"
     if verdict is None:
         return Outcome(check, turn, label, Status.PASS)
+    if isinstance(verdict, Approved):
+        return Outcome(check, turn, label, Status.PASS, reason=str(verdict) or None)
     if isinstance(verdict, NotEvaluated):
         return Outcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
     failure = verdict.model_copy(update={"check": check.kind})
@@ -333,7 +73,7 @@ def _outcome(check: Assertion, turn: int | None, verdict: Verdict) -> Outcome:
     return Outcome(check, turn, label, status, failure)
 
 
-def _target_text(check: JudgeCheck, turn: int | None, view: _View) -> str | Failure:
+def _target_text(check: JudgeCheck, turn: int | None, view: RunView) -> str | Failure:
     """The node output a judge check with `target_node` reads, or an error saying what is missing."""
     _, nodes, _ = view.steps(turn)
     wanted = check.target_node or ""
@@ -369,7 +109,7 @@ class Evaluating:
     def __init__(self, case: AgentCase, run: Transcript, clock: Clock, judged: bool) -> None:
         self.case = case
         self.run = run
-        self.view = _View(run)
+        self.view = RunView(run)
         self.scope = Scope(clock, case.context)
         self.judged = judged
         self.waiting: tuple[JudgeRequest, list[int], list[Subject]] | None = None
@@ -484,7 +224,7 @@ class Evaluating:
             failure = Failure(
                 kind=FailureKind.TRANSPORT, message=f"the judge failed: {type(reply).__name__}: {reply}"
             )
-            results: list[Failure | None] = [failure] * len(subjects)
+            results: list[Failure | Approved] = [failure] * len(subjects)
         else:
             results = verdicts(request, subjects, reply)
         for number, result in zip(asked, results, strict=True):

@@ -6,15 +6,20 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from toolproof.check.registry import Verdict, checker
 from toolproof.check.steps import Steps, arrow, expectation_failure, shown
 from toolproof.model.result import Failure
 from toolproof.model.scenario import SequenceCheck
 
+if TYPE_CHECKING:
+    from toolproof.check.run_view import Scoped
+
 # --- sequences ----------------------------------------------------------------------------------------------
 
 
-def _ordered(expected: Sequence[str], steps: Steps) -> int:
+def ordered_prefix(expected: Sequence[str], steps: Steps) -> int:
     """How many leading items of `expected` occur in order (greedy, leftmost)."""
     cursor = 0
     for matched, name in enumerate(expected):
@@ -42,7 +47,7 @@ def _adjacent(expected: Sequence[str], steps: Steps) -> int | None:
 
 def _holds(mode: str, expected: Sequence[str], steps: Steps) -> bool:
     if mode == "ordered":
-        return _ordered(expected, steps) == len(expected)
+        return ordered_prefix(expected, steps) == len(expected)
     if mode == "adjacent":
         return _adjacent(expected, steps) is not None
     if mode == "exact":
@@ -94,7 +99,7 @@ def _forbidden_sequence(check: SequenceCheck, expected: Sequence[str], steps: St
 def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failure:
     called = list(steps.names[:1000])
     if mode == "ordered":
-        matched = _ordered(expected, steps)
+        matched = ordered_prefix(expected, steps)
         first = expected[matched]
         if first not in steps.where:
             message = f"Required tool in sequence not used: {first}"
@@ -152,3 +157,16 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
         missing_calls=missing,
         extra_calls=extra,
     )
+
+
+# --- registered checker -------------------------------------------------------------------------------------
+
+
+def _describe(check: SequenceCheck) -> str:
+    shown = " | ".join(" -> ".join(each) or "(none)" for each in check.sequences)
+    return f"{'forbidden ' if check.forbidden else ''}sequence ({check.mode}): {shown}"
+
+
+@checker(SequenceCheck, describe=_describe)
+def _sequence(check: SequenceCheck, at: Scoped) -> Verdict:
+    return sequence(check, at.calls)

@@ -15,12 +15,15 @@ Recognised records (each wherever it appears, at any depth):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolproof.check.response import NotEvaluated
+from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import TokenLimitCheck
 from toolproof.model.transcript import Turn, Usage
+
+if TYPE_CHECKING:
+    from toolproof.check.run_view import Scoped
 
 _SHAPES: dict[str, tuple[tuple[str, str, str], ...]] = {
     # record key: (input, output, total) field names, tried in order
@@ -158,3 +161,22 @@ def token_limit(check: TokenLimitCheck, usage: Usage | None) -> Failure | NotEva
     if unknown:
         return NotEvaluated(f"the run's usage does not report {' or '.join(unknown)} tokens")
     return None
+
+
+# --- registered checker -------------------------------------------------------------------------------------
+
+
+def _describe(check: TokenLimitCheck) -> str:
+    limits = [
+        f"{name} <= {limit}"
+        for name, limit in zip(
+            ("total", "input", "output"), (check.max_total, check.max_input, check.max_output), strict=True
+        )
+        if limit
+    ]
+    return f"token_limit {', '.join(limits)}"
+
+
+@checker(TokenLimitCheck, describe=_describe)
+def _token_limit(check: TokenLimitCheck, at: Scoped) -> Verdict:
+    return token_limit(check, at.usage)

@@ -1,19 +1,20 @@
 """The file formats toolproof reads, in one registry: the first dialect that recognises a document loads it.
 
-Each dialect is a loader module with `detect(document) -> bool` and `load(document, source) -> [case or
-LoadError]`, imported only when a document is tried against it, so a command loads no more of them than its
-files need. Server dialects give `Case`s (`toolproof run`), agent dialects `AgentCase`s (`eval`, `check`).
-To add a format, write its loader module and add a `Dialect` row here.
+Each dialect is a cheap shape test in `load/shapes.py` and a loader module with `load(document, source) ->
+[case or LoadError]`, imported only once a document is recognised as its dialect, so a command loads no more
+of them than its files need. Server dialects give `Case`s (`toolproof run`), agent dialects `AgentCase`s
+(`eval`, `check`). To add a format, write its shape test and loader module and add a `Dialect` row here.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, cast
 
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document
 from toolproof.model.server_case import Case
@@ -29,8 +30,6 @@ YAML_OR_JSON = frozenset({".yaml", ".yml", ".json"})
 class Loader(Protocol):
     """What a dialect's module offers."""
 
-    def detect(self, document: object) -> bool: ...
-
     def load(self, document: object, source: Path) -> Sequence[Case | AgentCase | LoadError]: ...
 
 
@@ -43,6 +42,7 @@ class Dialect:
     recognised_by: str
     suffixes: frozenset[str]
     module: str
+    detect: Callable[[object], bool]
 
     def loader(self) -> Loader:
         return cast(Loader, importlib.import_module(f"toolproof.load.{self.module}"))
@@ -50,14 +50,15 @@ class Dialect:
 
 # Agent dialects first, in the order their shapes are told apart; an mcp-assert document is recognised last.
 DIALECTS: tuple[Dialect, ...] = (
-    Dialect("PromptKit", "agent", "kind: Scenario", YAML_OR_JSON, "promptkit"),
+    Dialect("PromptKit", "agent", "kind: Scenario", YAML_OR_JSON, "promptkit", shapes.promptkit),
     Dialect("Mibo", "agent", "scenario with input_utterance, turns, custom_body or assertions",
-            YAML_OR_JSON, "mibo"),
-    Dialect("MCPLab", "agent", "scenarios, or a prompt with eval or id", YAML_OR_JSON, "mcplab"),
+            YAML_OR_JSON, "mibo", shapes.mibo),
+    Dialect("MCPLab", "agent", "scenarios, or a prompt with eval or id", YAML_OR_JSON, "mcplab",
+            shapes.mcplab),
     Dialect("toolproof scenario", "agent", "an expect list, or turns with user", YAML_OR_JSON,
-            "scenario_file"),
+            "scenario_file", shapes.scenario_file),
     Dialect("mcp-assert", "server", "a key assert, assert_*, trajectory, server or setup", YAML,
-            "mcp_assert"),
+            "mcp_assert", shapes.mcp_assert),
 )
 
 
@@ -69,7 +70,7 @@ def suffixes(kind: Kind) -> frozenset[str]:
 def dialect_of(document: Document, kind: Kind | None = None) -> Dialect | None:
     """The first dialect (of `kind`, if given) that recognises `document`."""
     for dialect in DIALECTS:
-        if (kind is None or dialect.kind == kind) and dialect.loader().detect(document):
+        if (kind is None or dialect.kind == kind) and dialect.detect(document):
             return dialect
     return None
 

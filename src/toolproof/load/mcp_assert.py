@@ -14,24 +14,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from toolproof.core.durations import parse_duration
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError, default_case_name
 from toolproof.load.reader import as_document
+from toolproof.load.shapes import MCP_ASSERT_BLOCKS
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.server_case import Case, SourceRef, go_string, one_or_many
 
-BLOCKS = (
-    "trajectory",
-    "assert_resources",
-    "assert_prompts",
-    "assert_completion",
-    "assert_sampling",
-    "assert_logging",
-    "assert_notifications",
-    "assert_tools",
-    "assert",
-)
+detect = shapes.mcp_assert
+"""The shape test of this dialect (`load/shapes.py`)."""
+
+BLOCKS = MCP_ASSERT_BLOCKS
 """Block keys in mcp-assert's order of precedence: the first one present is the case's request."""
 
 TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit_log"}
@@ -39,18 +34,10 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 
 KEYS = frozenset(
     {
-        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks",
+        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks", "isolate",
         *BLOCKS, *TRAJECTORY_KEYS.values(),
     }
 )
-
-_DETECT = frozenset({"server", "setup", *BLOCKS})
-
-
-def detect(document: object) -> bool:
-    """A document is mcp-assert when it has a block, `trajectory`, `server` or `setup` key."""
-    data = document.data if isinstance(document, Document) else document
-    return isinstance(data, dict) and any(key in _DETECT or key.startswith("assert_") for key in data)
 
 
 def chosen_block(data: dict[str, Any]) -> str | None:
@@ -127,6 +114,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         "server": server,
         "setup": data.get("setup"),
         "skip": data.get("skip"),
+        "isolate": data.get("isolate"),
         "snapshot_masks": one_or_many(data.get("snapshot_masks")),
     }
     try:

@@ -27,8 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.core.jsregex import JSRegexError, compile_js
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader, as_document, source_ref
+from toolproof.load.shapes import MCPLAB_LIBRARY_FILES
+from toolproof.load.shapes import mcplab_not_cases as _not_cases
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath, read_yaml
 from toolproof.model.scenario import (
@@ -46,6 +49,9 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
+
+detect = shapes.mcplab
+"""The shape test of this dialect (`load/shapes.py`)."""
 
 CONFIG_KEYS = frozenset({"name", "agents", "scenarios", "run_defaults", "servers"})
 RUN_DEFAULTS_KEYS = frozenset({"selected_agents"})
@@ -76,44 +82,17 @@ EVAL_KEYS = frozenset(
         "agent_assertions",
     }
 )
+
 TEXT_TYPES = ("contains", "not_contains", "starts_with", "ends_with", "equals")
 JSONPATH_TYPES = ("jsonpath", "jsonpath_exists", "jsonpath_not_exists")
 LIBRARY_DIRS = ("test-cases", "scenarios")  # MCPLab reads the first that exists
-LIBRARY_FILES = frozenset({"agents.yaml", "agents.yml", "servers.yaml", "servers.yml"})
+LIBRARY_FILES = MCPLAB_LIBRARY_FILES
 LIBRARY_DEPTH = 4  # directories searched for a library: the config's and its nearest parents
 Libraries = dict[Path, dict[str, Document]]  # the test cases of each library read so far, by id
 
 
 def _data(document: object) -> Any:
     return document.data if isinstance(document, Document) else document
-
-
-def detect(document: object) -> bool:
-    """An MCPLab eval config (`scenarios` of ids, refs or prompts), a library test case (`prompt`), or a file
-    of an MCPLab library that holds no cases (`load` gives nothing for it)."""
-    data = _data(document)
-    if not isinstance(data, Mapping):
-        return False
-    if _not_cases(document):
-        return True
-    scenarios = data.get("scenarios")
-    if isinstance(scenarios, list):
-        return any(
-            isinstance(item, Mapping) and {"id", "ref", "prompt", "eval"} & set(item) for item in scenarios
-        )
-    return "prompt" in data and ("eval" in data or "id" in data) and "expect" not in data
-
-
-def _not_cases(document: object) -> bool:
-    """A file of an MCPLab library that holds no cases: `agents.yaml` or `servers.yaml` (a mapping of ids to
-    entries), or a run's `results.json` (metadata, summary and the scenarios' results)."""
-    data = _data(document)
-    if not isinstance(data, Mapping):
-        return False
-    if {"metadata", "summary", "scenarios"} <= set(data):
-        return True
-    named = isinstance(document, Document) and document.file.name in LIBRARY_FILES
-    return named and all(isinstance(entry, Mapping) for entry in data.values())
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:

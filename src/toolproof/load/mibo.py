@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader, as_document, source_ref
-from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.load.shapes import mibo_content as _content
+from toolproof.load.yaml_source import KeyPath
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
@@ -40,6 +42,9 @@ from toolproof.model.scenario import (
     StatusCheck,
     TokenLimitCheck,
 )
+
+detect = shapes.mibo
+"""The shape test of this dialect (`load/shapes.py`)."""
 
 CASE_KEYS = frozenset(
     {
@@ -100,6 +105,7 @@ SEMANTIC_KEYS = (
     "id",
     "depends_on",
 )
+
 CONDITIONS = {"MUST_CALL": "called", "MUST_NOT_CALL": "not_called", "CALL_COUNT": "count"}
 MATCHERS = ("exact", "contains", "regex", "date", "one_of", "any")
 MATCHER_KEYS = ("matcher", "value", "expression", "variants", "tolerance_minutes", "optional")
@@ -132,24 +138,6 @@ SCHEMA_KEYWORDS = frozenset(
     }
 )
 DEFAULT_THRESHOLD = 0.8
-
-
-def _content(data: Mapping[str, Any]) -> tuple[Mapping[str, Any], KeyPath]:
-    """The case itself, and its path: the document, or its `content` when it wraps the case."""
-    inner = data.get("content")
-    if isinstance(inner, Mapping) and "scenario" in inner:
-        return inner, ("content",)
-    return data, ()
-
-
-def detect(document: object) -> bool:
-    """A Mibo test case: `scenario` with `input_utterance`, `turns`, `custom_body` or `assertions` (possibly
-    wrapped in `{"context", "content"}`)."""
-    data = document.data if isinstance(document, Document) else document
-    if not isinstance(data, Mapping):
-        return False
-    case, _ = _content(data)
-    return "scenario" in case and bool({"input_utterance", "turns", "custom_body", "assertions"} & set(case))
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:

@@ -22,9 +22,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader, as_document, source_ref
-from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.load.yaml_source import KeyPath
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
@@ -41,6 +42,9 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
+
+detect = shapes.promptkit
+"""The shape test of this dialect (`load/shapes.py`)."""
 
 TOP_KEYS = frozenset({"apiVersion", "kind", "metadata", "spec"})
 SPEC_KEYS = frozenset(
@@ -69,6 +73,7 @@ SPEC_KEYS = frozenset(
 TURN_KEYS = frozenset(
     {"role", "content", "parts", "assertions", "streaming", "consent_overrides", "tts", "perturbations"}
 )
+
 ASSERTION_KEYS = ("type", "params", "message", "when", "pass_threshold")
 PARAMS: dict[str, tuple[str, ...]] = {
     "content_includes": ("patterns",),
@@ -83,17 +88,6 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "assertion": ("eval_type", "eval_params", "min_score"),
 }
 JUDGE_TYPES = ("llm_judge", "llm_judge_session", "llm_judge_conversation")
-
-
-def detect(document: object) -> bool:
-    """A PromptKit Scenario manifest."""
-    data = document.data if isinstance(document, Document) else document
-    if not isinstance(data, Mapping):
-        return False
-    api = data.get("apiVersion")
-    return data.get("kind") == "Scenario" and (
-        (isinstance(api, str) and api.startswith("promptkit.")) or isinstance(data.get("spec"), Mapping)
-    )
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:

@@ -44,21 +44,24 @@ tolerance_minutes}`, `{one_of: [...]}`, `{any: true}`, `{schema: {...}}`, `{text
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolproof.load import shapes
 from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader, as_document, default_name, kind_of, source_ref
 from toolproof.load.scenario_checks import CheckReader
 from toolproof.load.target import read_target
-from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.load.yaml_source import KeyPath
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
     JudgeContext,
 )
+
+detect = shapes.scenario_file
+"""The shape test of this dialect (`load/shapes.py`)."""
 
 # --- toolproof's own format ------------------------------------------------------------------------------
 
@@ -67,18 +70,8 @@ CASE_KEYS = frozenset(
     | {"servers", "agent"}
     | {"target"}
 )
+
 TURN_KEYS = frozenset({"user", "expect"})
-
-
-def detect(document: object) -> bool:
-    """toolproof's own format: a top-level `expect` list, or `turns` whose items have `user`."""
-    data = document.data if isinstance(document, Document) else document
-    if not isinstance(data, Mapping):
-        return False
-    if isinstance(data.get("expect"), list):
-        return True
-    turns = data.get("turns")
-    return isinstance(turns, list) and any(isinstance(item, Mapping) and "user" in item for item in turns)
 
 
 def load(document: object, source: Path) -> list[AgentCase | LoadError]:
@@ -108,14 +101,14 @@ class _Own(CheckReader):
         skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
         tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
         metadata: dict[str, Any] = {"tags": tags} if tags else {}
+        servers = agent = None
         if "servers" in data:
-            metadata["servers"], errors = read_servers(r.document, data["servers"], ("servers",))
+            servers, errors = read_servers(r.document, data["servers"], ("servers",))
             r.errors.extend(errors)
         if "agent" in data:
-            metadata["agent"], errors = read_agent(r.document, data["agent"], ("agent",))
+            agent, errors = read_agent(r.document, data["agent"], ("agent",))
             r.errors.extend(errors)
-        if "target" in data:
-            metadata["target"] = read_target(r, data["target"], ("target",))
+        target = read_target(r, data["target"], ("target",)) if "target" in data else None
         if r.errors or name is None:
             return list(r.errors)
         case = AgentCase(
@@ -130,6 +123,9 @@ class _Own(CheckReader):
             system=data.get("system"),
             custom_body=data.get("body"),
             skip=bool(skip),
+            target=target,
+            servers=servers,
+            agent=agent,
             metadata=metadata,
         )
         return r.finish(case, self.placed)

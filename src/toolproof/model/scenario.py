@@ -7,12 +7,15 @@ each turn. Checks are plain data; `toolproof.check.scenario` evaluates them over
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field
 
 from toolproof.model.base import Frozen
-from toolproof.model.server_case import SourceRef
+from toolproof.model.envelope import CaseEnvelope
+from toolproof.model.server_case import ServerConfig
+from toolproof.model.target import HttpTarget
 
 RegexFlavor = Literal["re2", "js", "python"]
 """Which regex dialect a pattern is written in: Go RE2, JavaScript, or Python's `regex` module."""
@@ -140,6 +143,10 @@ class Check(Frozen):
     line: int = 0
     column: int = 0
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        """The check with every tool name it lists passed through `rename` (itself when it lists none)."""
+        return self
+
 
 class ToolsCalled(Check):
     """Every listed tool was called at least once."""
@@ -147,12 +154,18 @@ class ToolsCalled(Check):
     kind: Literal["tools_called"] = "tools_called"
     tools: tuple[str, ...]
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tools": tuple(map(rename, self.tools))})
+
 
 class ToolsNotCalled(Check):
     """None of the listed tools was called."""
 
     kind: Literal["tools_not_called"] = "tools_not_called"
     tools: tuple[str, ...]
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tools": tuple(map(rename, self.tools))})
 
 
 class CallCheck(Check):
@@ -180,6 +193,9 @@ class CallCheck(Check):
     max_count: int | None = None
     calls: tuple[CallCheck, ...] = ()
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"name": rename(self.name)})
+
 
 SequenceMode = Literal["ordered", "adjacent", "exact", "unordered", "subset", "superset"]
 
@@ -198,6 +214,10 @@ class SequenceCheck(Check):
     sequences: tuple[tuple[str, ...], ...]
     forbidden: bool = False
 
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        renamed = tuple(tuple(map(rename, each)) for each in self.sequences)
+        return self.model_copy(update={"sequences": renamed})
+
 
 class ToolInputCheck(Check):
     """Some call of `tool` has arguments that satisfy one test (MCPLab `tool_input_assertions`).
@@ -213,6 +233,9 @@ class ToolInputCheck(Check):
     value: str = ""
     has_equals: bool = False
     equals: Any = None
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self.model_copy(update={"tool": rename(self.tool)})
 
 
 TextOp = Literal["contains", "not_contains", "starts_with", "ends_with", "equals"]
@@ -369,19 +392,22 @@ class AgentTurn(Frozen):
     line: int = 0
 
 
-class AgentCase(Frozen):
+class AgentCase(CaseEnvelope):
     """One agent test: a conversation, checks per turn and on the whole conversation.
 
     `context` holds the case's variables (for expressions and message templates); `custom_body` the exact
     request body for HTTP targets; `strip_server_prefix` rewrites a listed tool name `server:tool` to `tool`
     when only the short name was called (MCPLab's alias rule); `extract` reads values out of the final reply
-    for the report; `metadata` keeps dialect-specific settings (agents, servers, ...) that do not affect
-    checking.
+    for the report.
+
+    Where the case runs: `target`, an agent reached over HTTP (no model, no server of toolproof's); else
+    `servers`, the MCP servers of the case's own agent (None: the project's), and `agent`, the case's own
+    agent settings (only the keys given). `metadata` keeps dialect-specific settings that do not affect
+    checking (MCPLab's `servers` labels, `mcp_servers`, `server_pool` and `agent_configs` are resolved
+    against the project when the run is planned).
     """
 
-    name: str
     id: str | None = None
-    source: SourceRef
     dialect: str
     turns: tuple[AgentTurn, ...] = ()
     assertions: tuple[Assertion, ...] = ()
@@ -391,12 +417,10 @@ class AgentCase(Frozen):
     custom_body: Any = None
     strip_server_prefix: bool = False
     extract: tuple[Extraction, ...] = ()
-    skip: bool = False
+    target: HttpTarget | None = None
+    servers: dict[str, ServerConfig] | None = None
+    agent: dict[str, Any] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @property
-    def node_id(self) -> str:
-        return f"{self.source.file}::{self.name}"
 
     def all_assertions(self) -> list[tuple[int | None, Assertion]]:
         """Every check with its turn index (None = conversation level), turns first."""

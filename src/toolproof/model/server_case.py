@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 
 from toolproof.model.base import Frozen
+from toolproof.model.envelope import CaseEnvelope
+from toolproof.model.envelope import SourceRef as SourceRef  # its home before the envelope
 
 
 def go_string(value: Any) -> Any:
@@ -341,30 +342,13 @@ Block = Annotated[
 ]
 
 
-class SourceRef(Frozen):
-    """Where a case was written: file, 1-based line, and the document's index within the file."""
-
-    file: Path
-    line: int = 1
-    column: int = 1
-    document: int = 0
-    expect_lines: dict[str, int] = Field(default_factory=dict)  # line of each key of the block's expect:
-
-
-class Case(Frozen):
+class Case(CaseEnvelope):
     """One server test: start or reach a server, run setup, make one request, check it."""
 
-    name: str
-    source: SourceRef
     server: ServerConfig = Field(default_factory=ServerConfig)
     setup: list[SetupStep] = Field(default_factory=list)
     block: Block
     timeout: float | None = None
-    skip: bool = False
     skip_unless_env: str | None = None
+    isolate: bool = False  # a fresh server of its own even under --reuse-server
     snapshot_masks: list[str] = Field(default_factory=list)  # toolproof's own: patterns `snapshot` ignores
-
-    @property
-    def node_id(self) -> str:
-        """pytest-style identifier: `file::name`."""
-        return f"{self.source.file}::{self.name}"

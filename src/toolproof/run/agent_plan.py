@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig
+from toolproof.model.guardrail import Guardrail
 from toolproof.model.scenario import AgentCase
 from toolproof.model.server_case import ServerConfig, Transport
 from toolproof.model.target import HttpTarget
@@ -36,6 +37,7 @@ AGENT_FIELDS = (
     "max_concurrency",
     "max_retries",
     "request_timeout",
+    "guardrails",
 )
 Recorded = Callable[[AgentCase], Mapping[str, Any]]
 """Under `--replay`: the agent settings a case's cassette recorded, the lowest layer of its plan."""
@@ -44,7 +46,8 @@ Recorded = Callable[[AgentCase], Mapping[str, Any]]
 @dataclass(frozen=True)
 class AgentSpec:
     """Everything that decides how the agent of one run is called: its provider (kind, endpoint, model, key;
-    the provider's limits, None for its defaults) and the settings of each request and of the loop."""
+    the provider's limits, None for its defaults) and the settings of each request and of the loop (the
+    guardrails run on each reply among them)."""
 
     provider: str
     model: str
@@ -58,6 +61,7 @@ class AgentSpec:
     max_concurrency: int | None = None
     max_retries: int | None = None
     request_timeout: float | None = None
+    guardrails: tuple[Guardrail, ...] = ()
 
 
 HTTP_AGENT = AgentSpec(provider="http", model="")
@@ -100,8 +104,8 @@ def plan_cases(
     found: list[Plan | Unplannable] = []
     for case in cases:
         if target is not None and not _names_agent(case):
-            case = case.model_copy(update={"metadata": {**case.metadata, "target": target}})
-        if case.metadata.get("target") is not None:  # an agent over HTTP: no model, no server of ours
+            case = case.model_copy(update={"target": target})
+        if case.target is not None:  # an agent over HTTP: no model, no server of ours
             found.append(Plan(case, HTTP_AGENT))
             continue
         try:
@@ -123,7 +127,8 @@ def plan_cases(
 
 def _names_agent(case: AgentCase) -> bool:
     """Whether the case says how its agent is reached: its own target, servers or MCPLab `mcp_servers`."""
-    return any(case.metadata.get(key) for key in ("target", "servers", "mcp_servers"))
+    mcplab = case.metadata.get("servers") or case.metadata.get("mcp_servers")
+    return bool(case.target or case.servers or mcplab)
 
 
 def _given(settings: AgentSettingsFile) -> dict[str, Any]:
@@ -157,14 +162,14 @@ def _spec(settings: Mapping[str, Any]) -> AgentSpec | str:
         max_concurrency=settings.get("max_concurrency"),
         max_retries=settings.get("max_retries"),
         request_timeout=settings.get("request_timeout"),
+        guardrails=tuple(settings.get("guardrails") or ()),
     )
 
 
 def _agents(case: AgentCase, project: ProjectConfig) -> list[tuple[str | None, dict[str, Any]]]:
     """(name for the run or None, the case's own agent settings) for each run of the case."""
-    own = case.metadata.get("agent")
-    if isinstance(own, dict):
-        return [(None, dict(own))]
+    if case.agent is not None:
+        return [(None, dict(case.agent))]
     configs = case.metadata.get("agent_configs")
     if not isinstance(configs, list) or not configs:
         return [(None, {})]
@@ -188,9 +193,9 @@ def _agents(case: AgentCase, project: ProjectConfig) -> list[tuple[str | None, d
 def _servers(
     case: AgentCase, project: ProjectConfig, fallback: Mapping[str, ServerConfig]
 ) -> Mapping[str, ServerConfig]:
-    own = case.metadata.get("servers")
     if case.dialect == "toolproof":
-        return dict(own) if isinstance(own, dict) else dict(fallback)
+        return dict(case.servers) if case.servers is not None else dict(fallback)
+    own = case.metadata.get("servers")
     if case.dialect != "mcplab":
         return dict(fallback)
     entries = [*(case.metadata.get("mcp_servers") or []), *({"ref": label} for label in own or [])]

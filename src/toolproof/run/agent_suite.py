@@ -252,6 +252,7 @@ def _settings(plan: Plan) -> AgentSettings:
         max_steps=agent.max_steps,
         max_tokens=agent.max_tokens,
         temperature=agent.temperature,
+        guardrails=agent.guardrails,
     )
 
 
@@ -309,7 +310,6 @@ async def _tool_host(
 
 def case_target(case: AgentCase) -> HttpTarget | None:
     """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
-    target = getattr(case, "target", None) or case.metadata.get("target")
-    return target if isinstance(target, HttpTarget) else None
+    return case.target
 
 

@@ -7,12 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.check.trajectory import check_trajectory, parse_audit_log
+from toolproof.check.trajectory import check_trajectory
 from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.server_case import Case, TraceEntry, TrajectoryBlock
+from toolproof.model.server_case import Case, TrajectoryBlock
+from toolproof.model.transcript import ToolCall
 from toolproof.run.skip import skip_reason
+from toolproof.sources.traces.audit_log import parse_audit_log
 
 if TYPE_CHECKING:  # the proxy loads the MCP SDK, which a trajectory case does without
     from toolproof.sources.intercept import Interception
@@ -24,7 +26,10 @@ MAX_AUDIT_LOG_BYTES = 256 * 1024 * 1024
 def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None) -> Failure | None:
     """Check the block's inline trace, or its audit log (a relative path is looked up from the working
     directory first, then from the case file's directory)."""
-    trace: list[TraceEntry] = list(block.trace or [])
+    trace = [
+        ToolCall(tool=entry.tool, arguments=entry.args, position=position)
+        for position, entry in enumerate(block.trace or [])
+    ]
     if block.audit_log:
         path = Path(fill(block.audit_log, {"fixture": str(fixture)} if fixture else {}))
         if not path.is_absolute() and not path.exists():
@@ -42,7 +47,7 @@ def intercepted_verdict(case: Case, session: Interception, environ: Mapping[str,
     """The case's trajectory checks on the calls the session recorded (SKIP as the case says)."""
     assert isinstance(case.block, TrajectoryBlock)
     reason = skip_reason(case, environ)
-    trace = [call.trace_entry() for call in session.calls]
+    trace = [call.tool_call(position) for position, call in enumerate(session.calls)]
     failure = None if reason else check_trajectory(case.block.checks, trace)
     return CaseResult(
         name=case.name,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from toolproof.load import scenario_checks as own_checks
 from toolproof.load import scenario_file as own
+from toolproof.load import scenario_matchers as matchers
 from toolproof.load.reader import PRECONDITION_KEYS
 from toolproof.model.server_case import ServerConfig, Transport
 from toolproof.schemas.shapes import (
@@ -204,10 +205,10 @@ def _matcher() -> Schema:
         "text": ANYTHING,
         "expr": TEXT,
     }
-    matcher = closed([*own_checks.MATCHER_KEYS, *own_checks.MATCHER_OPTIONS], {**kinds, **options})
-    matcher["oneOf"] = [{"required": [key]} for key in sorted(own_checks.MATCHER_KEYS)]
+    matcher = closed([*matchers.MATCHER_KEYS, *matchers.MATCHER_OPTIONS], {**kinds, **options})
+    matcher["oneOf"] = [{"required": [key]} for key in sorted(matchers.MATCHER_KEYS)]
     literal = {
-        "not": {"type": "object", "anyOf": [{"required": [key]} for key in sorted(own_checks.MATCHER_KEYS)]}
+        "not": {"type": "object", "anyOf": [{"required": [key]} for key in sorted(matchers.MATCHER_KEYS)]}
     }
     return {"anyOf": [literal, matcher]}
 

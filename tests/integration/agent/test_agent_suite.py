@@ -90,7 +90,7 @@ async def test_trials_give_pass_at_k_and_the_threshold_decides(
 ) -> None:
     agent = Flaky()
     the_case = case(tmp_path)
-    plan = Plan(the_case, SPEC, the_case.metadata["servers"])
+    plan = Plan(the_case, SPEC, the_case.servers or {})
     (result,) = await run(plan, providers={SPEC: agent}, trials=4, k=2, pass_threshold=threshold)
     stats = result.trials
     assert stats is not None
@@ -109,7 +109,7 @@ async def test_the_judge_sees_the_prompt_tool_outputs_and_catalog(tmp_path: Path
         "judge_context: {prompt: true, tool_outputs: true, tool_catalog: true}\n"
     )
     the_case = case(tmp_path, extra)
-    plan = Plan(the_case, SPEC, the_case.metadata["servers"])
+    plan = Plan(the_case, SPEC, the_case.servers or {})
     judge = Judge()
     agent = Flaky()
     (result,) = await run(plan, providers={SPEC: agent}, judge=JudgeModel(judge, "judge-model"))
@@ -129,7 +129,7 @@ async def test_a_check_with_its_own_pass_threshold_is_judged_over_the_trials(
 ) -> None:
     checks = f"  - reply: {{contains: milk}}\n    pass_threshold: {share}\n  - called: {{tool: get_note}}\n"
     the_case = case(tmp_path, checks=checks)
-    plan = Plan(the_case, SPEC, the_case.metadata["servers"])
+    plan = Plan(the_case, SPEC, the_case.servers or {})
     (result,) = await run(plan, providers={SPEC: Flaky()}, trials=4)
     assert result.trials is not None and result.trials.passed == 2  # whole trials: 2 of 4
     assert result.status is status

@@ -40,7 +40,7 @@ def load_case(tmp_path: Path, case: dict[str, Any]) -> AgentCase:
 
 
 def target_of(case: AgentCase) -> HttpTarget:
-    target = case.metadata["target"]
+    target = case.target
     assert isinstance(target, HttpTarget)
     return target
 

@@ -125,7 +125,7 @@ def test_a_target_key_loads_into_the_case(tmp_path: Path) -> None:
         "  platform: n8n\n  response_path: data.text\n  request_id_header: x-trace\n",
     )
     assert isinstance(case, AgentCase)
-    assert case.metadata["target"] == HttpTarget(
+    assert case.target == HttpTarget(
         url="http://agent/chat",
         method="PUT",
         auth=TargetAuth(env="AGENT_KEY", header="X-Key", scheme=None),

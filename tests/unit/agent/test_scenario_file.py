@@ -285,8 +285,8 @@ def test_servers_and_agent_for_live_runs(tmp_path: Path) -> None:
     )
     (case,), errors = load_agent_cases([path])
     assert not errors
-    assert case.metadata["servers"]["notes"].args == ["n.py"]
-    assert case.metadata["agent"] == {"provider": "scripted", "max_steps": 3}
+    assert case.servers["notes"].args == ["n.py"]
+    assert case.agent == {"provider": "scripted", "max_steps": 3}
     assert case.judge_context.include_tool_outputs and case.judge_context.include_tool_catalog
     path.write_text(
         "prompt: hi\nexpect: []\nservers:\n  notes: {transport: http}\n  bad name: {command: x}\n"

@@ -8,18 +8,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.check.trajectory import AuditLogError, check_trajectory, parse_audit_log
+from toolproof.check.trajectory import check_trajectory
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import TraceEntry, TrajectoryCheck
+from toolproof.model.server_case import TrajectoryCheck
+from toolproof.model.transcript import ToolCall
+from toolproof.sources.traces.audit_log import AuditLogError, parse_audit_log
 
 TRACE = [
-    TraceEntry(tool="read", args={"path": "a", "n": 1, "o": {"x": 1, "y": [1, 2]}, "f": 2.0}),
-    TraceEntry(tool="edit", args={"path": "b"}),
-    TraceEntry(tool="read", args={"path": "c"}),
+    ToolCall(tool="read", arguments={"path": "a", "n": 1, "o": {"x": 1, "y": [1, 2]}, "f": 2.0}),
+    ToolCall(tool="edit", arguments={"path": "b"}),
+    ToolCall(tool="read", arguments={"path": "c"}),
 ]
 
 
-def check(*checks: dict[str, Any], trace: list[TraceEntry] = TRACE) -> Failure | None:
+def check(*checks: dict[str, Any], trace: list[ToolCall] = TRACE) -> Failure | None:
     return check_trajectory([TrajectoryCheck.model_validate(item) for item in checks], trace)
 
 
@@ -88,7 +90,7 @@ def test_args_contain_messages() -> None:
         'args_contain: no call of "read" has {"n":1,"path":"z"}; closest is call #1: path = "a", '
         'expected "z"; calls: [read, edit, read]'
     )
-    assert failure.actual == [TRACE[0].args, TRACE[2].args]
+    assert failure.actual == [TRACE[0].arguments, TRACE[2].arguments]
     failure = check({"type": "args_contain", "tool": "zap"})
     assert failure is not None
     assert failure.message == 'args_contain: "zap" was never called; calls: [read, edit, read]'
@@ -98,7 +100,7 @@ def test_args_contain_messages() -> None:
 
 
 def test_long_traces_are_shortened_in_messages() -> None:
-    trace = [TraceEntry(tool=f"t{i}") for i in range(35)]
+    trace = [ToolCall(tool=f"t{i}") for i in range(35)]
     failure = check({"type": "presence", "tools": ["zap"]}, trace=trace)
     assert failure is not None
     assert failure.message.endswith(", t28, t29, … (+5 more)]")
@@ -114,7 +116,7 @@ def test_first_failing_check_wins() -> None:
 
 @given(st.lists(st.sampled_from("abcd"), max_size=12), st.data())
 def test_order_accepts_every_subsequence(calls: list[str], data: st.DataObject) -> None:
-    trace = [TraceEntry(tool=tool) for tool in calls]
+    trace = [ToolCall(tool=tool) for tool in calls]
     keep = data.draw(st.lists(st.booleans(), min_size=len(calls), max_size=len(calls)))
     tools = [tool for tool, kept in zip(calls, keep, strict=True) if kept]
     assert check({"type": "order", "tools": tools}, trace=trace) is None
@@ -122,7 +124,7 @@ def test_order_accepts_every_subsequence(calls: list[str], data: st.DataObject) 
 
 @given(st.lists(st.sampled_from("ab"), max_size=8))
 def test_order_rejects_more_repeats_than_happened(calls: list[str]) -> None:
-    trace = [TraceEntry(tool=tool) for tool in calls]
+    trace = [ToolCall(tool=tool) for tool in calls]
     assert check({"type": "order", "tools": ["a"] * (calls.count("a") + 1)}, trace=trace) is not None
 
 
@@ -138,9 +140,9 @@ def test_parse_audit_log() -> None:
         '{"tool": "write", "args": [1]}',
     ])
     assert parse_audit_log(text) == [
-        TraceEntry(tool="read", args={"path": "a"}),
-        TraceEntry(tool="edit"),
-        TraceEntry(tool="write"),
+        ToolCall(tool="read", arguments={"path": "a"}),
+        ToolCall(tool="edit", position=1),
+        ToolCall(tool="write", position=2),
     ]
     assert parse_audit_log("") == []
 

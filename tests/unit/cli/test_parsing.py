@@ -41,12 +41,10 @@ def test_an_unknown_flag_after_a_command_prints_that_commands_usage(
 
 
 def test_an_mcp_assert_flag_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(capsys, "run", "--suite", "s", "--reuse-server")
-    assert "--reuse-server is an mcp-assert flag `toolproof run` does not have" in err
-    assert "usage: toolproof run" in err
-    err = usage_error(capsys, "run", "--suite", "s", "-reuse-server")  # Go's single dash
-    assert "--reuse-server is an mcp-assert flag" in err
     err = usage_error(capsys, "run", "--suite", "s", "--fix")  # not --fixture either
+    assert "--fix is an mcp-assert flag `toolproof run` does not have" in err
+    assert "usage: toolproof run" in err
+    err = usage_error(capsys, "run", "--suite", "s", "-fix")  # Go's single dash
     assert "--fix is an mcp-assert flag" in err
 
 
@@ -85,3 +83,10 @@ def test_an_empty_directory_exits_5(tmp_path: Path) -> None:
     assert main(["run", str(tmp_path), "--collect-only"]) == 5
     assert main(["check", str(tmp_path), "--trace", str(tmp_path), "-q"]) == 5
     assert main(["eval", str(tmp_path), "-q"]) == 5
+
+
+def test_schema_without_a_format_does_not_call_its_optional_files_required(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = usage_error(capsys, "schema")
+    assert "the following arguments are required: FORMAT\n" in err

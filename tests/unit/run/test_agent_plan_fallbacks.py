@@ -49,7 +49,7 @@ def test_cases_naming_no_servers_and_no_target_get_the_fallback_target(tmp_path:
     }
     sent = {name for name, plan in plans.items() if isinstance(plan, Plan) and plan.agent == HTTP_AGENT}
     assert sent == {"s", "bare", "own target", "without"}
-    targets = {name: plans[name].case.metadata["target"].url for name in sent}
+    targets = {name: getattr(plans[name].case.target, "url", None) for name in sent}
     assert targets == {
         "s": FALLBACK.url,
         "bare": FALLBACK.url,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolproof.check.trajectory import parse_audit_log
 from toolproof.core.framing import LineBuffer
-from toolproof.model.server_case import TraceEntry
+from toolproof.model.transcript import ToolCall
 from toolproof.sources.intercept.recorder import CallRecorder, audit_log
+from toolproof.sources.traces.audit_log import parse_audit_log
 
 
 def line(message: dict[str, Any]) -> bytes:
@@ -65,9 +65,9 @@ def test_tool_calls_are_recorded_with_arguments_and_completed_by_their_answers()
         "search", {"query": "milk"}, True, False, "found"
     )
     assert (read.tool, read.is_error, read.result, read.duration_ms) == ("read", True, "body", 250.0)
-    assert recorder.trace == [
-        TraceEntry(tool="search", args={"query": "milk"}),
-        TraceEntry(tool="read", args={"id": 2}),
+    assert [(call.tool, call.arguments, call.position) for call in recorder.trace] == [
+        ("search", {"query": "milk"}, 0),
+        ("read", {"id": 2}, 1),
     ]
 
 
@@ -132,4 +132,7 @@ def test_the_audit_log_reads_back_as_the_same_trace() -> None:
     records = [json.loads(raw) for raw in text.splitlines()]
     assert (records[0]["tool"], records[0]["is_error"], records[0]["result"]) == ("search", True, "found")
     assert records[1] == {"tool": "never", "args": {}}
-    assert parse_audit_log(text) == recorder.trace
+    def seen(calls: list[ToolCall]) -> list[tuple[str, Any, bool, Any, int]]:
+        return [(each.tool, each.arguments, each.is_error, each.result, each.position) for each in calls]
+
+    assert seen(parse_audit_log(text)) == seen(recorder.trace)

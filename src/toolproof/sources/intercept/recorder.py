@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolproof.core.framing import LineBuffer
-from toolproof.model.server_case import TraceEntry
+from toolproof.model.transcript import ToolCall
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
@@ -33,8 +33,16 @@ class RecordedCall:
     result: str | None = None
     duration_ms: float | None = None
 
-    def trace_entry(self) -> TraceEntry:
-        return TraceEntry(tool=self.tool, args=self.args)
+    def tool_call(self, position: int = 0) -> ToolCall:
+        """The call as the transcript records one (`position`: its place among the session's calls)."""
+        return ToolCall(
+            tool=self.tool,
+            arguments=self.args,
+            result=self.result,
+            is_error=self.is_error,
+            duration_ms=self.duration_ms,
+            position=position,
+        )
 
     def audit_record(self) -> dict[str, Any]:
         """The call as one line of a JSONL audit log (what `trajectory: audit_log:` reads)."""
@@ -69,8 +77,8 @@ class CallRecorder:
         self._agent, self._server = LineBuffer(self.limit), LineBuffer(self.limit)
 
     @property
-    def trace(self) -> list[TraceEntry]:
-        return [call.trace_entry() for call in self.calls]
+    def trace(self) -> list[ToolCall]:
+        return [call.tool_call(position) for position, call in enumerate(self.calls)]
 
     def from_agent(self, chunk: bytes) -> None:
         for line in self._agent.feed(chunk):
