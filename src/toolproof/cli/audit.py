@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolproof.cli.options import output_dir_arg
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import UsageError
 
@@ -44,7 +45,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--include-writes", action="store_true", help="also call tools annotated destructive or not read-only"
     )
     parser.add_argument(
-        "--output", type=Path, metavar="DIR", help="write a passing toolproof case per healthy tool into DIR"
+        "--output",
+        type=output_dir_arg,
+        metavar="DIR",
+        help="write a passing toolproof case per healthy tool into DIR",
     )
     parser.set_defaults(handler=run)
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import jobs_arg
+from toolproof.cli.options import jobs_arg, output_dir_arg
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import UsageError
 
@@ -63,7 +63,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--include-writes", action="store_true", help="also fuzz tools annotated destructive or not read-only"
     )
     parser.add_argument(
-        "--output", type=Path, metavar="DIR", help="write each finding as a toolproof case into DIR"
+        "--output", type=output_dir_arg, metavar="DIR", help="write each finding as a toolproof case into DIR"
     )
     parser.set_defaults(handler=run)
 

@@ -61,6 +61,17 @@ def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def output_dir_arg(text: str) -> Path:
+    """A directory to write into: an existing one, or one that can be made (no part of it is a file)."""
+    path = Path(text)
+    for part in (path, *path.parents):
+        if part.exists():
+            if not part.is_dir():
+                raise argparse.ArgumentTypeError(f"{part} is not a directory")
+            break
+    return path
+
+
 def count_arg(text: str) -> int:
     """A whole number of zero or more, as an argparse type."""
     try:

@@ -90,3 +90,15 @@ def test_schema_without_a_format_does_not_call_its_optional_files_required(
 ) -> None:
     err = usage_error(capsys, "schema")
     assert "the following arguments are required: FORMAT\n" in err
+
+
+@pytest.mark.parametrize("command", ["audit", "fuzz"])
+def test_an_output_directory_under_a_file_is_a_usage_error(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--server", "true", "--output", str(blocker / "cases")])
+    assert stopped.value.code == 2
+    assert "is not a directory" in capsys.readouterr().err
