@@ -35,6 +35,7 @@ test: setup browser
 	pytest -q
 
 bench: setup
+	python bench/compare.py
 	python bench/run_bench.py
 	python bench/bench_assertions.py
 	python bench/bench_notifications.py

@@ -23,6 +23,9 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   batch            answers tools/call inside a JSON-RPC batch array
   init_notifications  sends tools/list_changed and a log message as soon as it is initialized
   notification_flood  sends NOTIFICATIONS (default 10 000) log notifications before answering tools/call
+  on_request       declares its tool t readOnlyHint: true, answers "ok", then does what the call's
+                   argument `then` says: "exit" (exit with code 3), "hang" (sleep), "garbage" (a non-JSON
+                   line on stdout); its answer names its pid
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
@@ -157,6 +160,19 @@ def call_tool(request_id: Any) -> None:
     send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": "ok"}]}})
 
 
+def then_act(request_id: Any, arguments: dict[str, Any]) -> None:
+    then = arguments.get("then")
+    if then == "hang":
+        time.sleep(3600)
+    reply = {"content": [{"type": "text", "text": f"ok from {os.getpid()}"}]}
+    send({"jsonrpc": "2.0", "id": request_id, "result": reply})
+    if then == "exit":
+        os._exit(3)
+    if then == "garbage":
+        sys.stdout.write("DEBUG not json\n")
+        sys.stdout.flush()
+
+
 def serve() -> None:
     for line in sys.stdin:
         if not line.strip():
@@ -183,8 +199,12 @@ def serve() -> None:
         elif method == "tools/list":
             if MODE == "silent_listing":
                 continue
-            tool = {"name": "t", "inputSchema": {"type": "object"}}
+            tool: dict[str, Any] = {"name": "t", "inputSchema": {"type": "object"}}
+            if MODE == "on_request":
+                tool["annotations"] = {"readOnlyHint": True}
             send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool]}})
+        elif method == "tools/call" and MODE == "on_request":
+            then_act(request_id, (message.get("params") or {}).get("arguments") or {})
         elif method == "tools/call":
             call_tool(request_id)
         elif method == "ping":

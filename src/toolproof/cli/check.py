@@ -65,7 +65,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="report judge checks as not evaluated instead of refusing to run without a judge",
     )
     parser.add_argument("--by-case", action="store_true", help="one result per case and run, not per check")
-    add_output_options(parser)
+    add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
 
 
@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
             platform=args.platform,
             response_path=args.response_path,
             reports=reports(args),
+            last_failed=args.last_failed,
+            failed_first=args.failed_first,
+            maxfail=args.maxfail or 0,
         )
     except UsageError as problem:
         print(f"toolproof check: {problem}", file=sys.stderr)

@@ -23,6 +23,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_suite_options(parser)
     parser.add_argument(
         "--threshold",
+        dest="pass_percent",
         type=percent_arg,
         default=100,
         metavar="PERCENT",

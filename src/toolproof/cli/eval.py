@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports
+from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports, settle_json
 from toolproof.cli.outcome import exit_status
 from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
@@ -33,7 +33,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--config); flags override it. Exit status: 0 all passed, 1 any failed, 2 usage or load error, 5 no "
         "case found.",
     )
-    parser.add_argument("paths", nargs="+", type=Path, metavar="SCENARIOS", help="case files or directories")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="SCENARIOS", help="case files or directories")
     parser.add_argument(
         "--config", type=Path, metavar="FILE", help="project file (default: ./toolproof.yaml)"
     )
@@ -96,13 +96,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "-j", "--jobs", type=jobs_arg, metavar="N", help="trials run at once (default: cores)"
     )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
-    add_output_options(parser)
+    add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
 
+    settle_json(args, "paths")
+    if not args.paths:
+        print("toolproof eval: no case paths given", file=sys.stderr)
+        return ExitCode.USAGE
     try:
         result = api.evaluate(
             args.paths,
@@ -132,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
             select=args.select,
             reports=reports(args),
             handle_signals=True,
+            last_failed=args.last_failed,
+            failed_first=args.failed_first,
+            maxfail=args.maxfail or 0,
         )
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)

@@ -12,7 +12,6 @@ COMMANDS: dict[str, str] = {}
 # (command, flag) -> what to do instead
 FLAGS: dict[tuple[str, str], str] = {
     ("run", "--fix"): "agent-lsp's position re-probing is not available",
-    ("run", "--reuse-server"): "every case gets a fresh server",
     ("snapshot", "--docker"): "not available",
     ("watch", "--interval"): "watch reacts to change notifications; --debounce takes changes together",
     ("matrix", "--languages"): "give --server NAME=CMD once per server",

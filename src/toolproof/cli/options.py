@@ -51,6 +51,16 @@ def jobs_arg(text: str) -> int:
     return value
 
 
+def add_reuse_option(parser: argparse.ArgumentParser) -> None:
+    """`--reuse-server`, for every command that runs server suites."""
+    parser.add_argument(
+        "--reuse-server",
+        action="store_true",
+        help="cases that only read (no file or net_delta checks; tools the server declares readOnlyHint) "
+        "share one server per server identity; every other case gets a fresh one",
+    )
+
+
 def count_arg(text: str) -> int:
     """A whole number of zero or more, as an argparse type."""
     try:
@@ -176,7 +186,7 @@ def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Re
         save_baseline=args.save_baseline,
         baseline=args.baseline,
         durations=args.durations,
-        threshold=getattr(args, "threshold", None),
+        threshold=getattr(args, "pass_percent", None),
         state_dir=STATE_DIR,
         title=f"toolproof {getattr(args, 'command', None) or 'run'}",
     )

@@ -39,7 +39,7 @@ def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
         return status
     baseline = getattr(args, "baseline", None)
     regressed = baseline is not None and bool(compare(baseline, result.results).regressions)
-    threshold = getattr(args, "threshold", None)
+    threshold = getattr(args, "pass_percent", None)
     if threshold is None:
         return ExitCode.FAILED if regressed else status
     if pass_percentage(result.results) is None:

@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports, settle_json
+from toolproof.cli.options import (
+    add_output_options,
+    add_reuse_option,
+    duration_arg,
+    jobs_arg,
+    reports,
+    settle_json,
+)
 from toolproof.cli.outcome import exit_status
 from toolproof.cli.reporting import gated, prioritised
 from toolproof.exit_codes import ExitCode, UsageError
@@ -96,6 +103,7 @@ def add_suite_options(parser: argparse.ArgumentParser) -> None:
         help="run every case N times and report its pass rate",
     )
     add_auth_options(parser)
+    add_reuse_option(parser)
     add_output_options(parser, run_control=True)
 
 
@@ -112,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
             docker=args.docker,
             timeout=args.timeout,
             protocol=args.protocol,
+            reuse_server=args.reuse_server,
         )
         collection = api.collect_suite([*args.paths, *args.suite], select=args.select)
         options = replace(options, auth=auth_from_args(args))

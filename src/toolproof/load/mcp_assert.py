@@ -34,7 +34,7 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 
 KEYS = frozenset(
     {
-        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks",
+        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks", "isolate",
         *BLOCKS, *TRAJECTORY_KEYS.values(),
     }
 )
@@ -114,6 +114,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         "server": server,
         "setup": data.get("setup"),
         "skip": data.get("skip"),
+        "isolate": data.get("isolate"),
         "snapshot_masks": one_or_many(data.get("snapshot_masks")),
     }
     try:

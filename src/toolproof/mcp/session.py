@@ -155,6 +155,11 @@ class Session:
             and note.params.get("progressToken") == token
         )
 
+    def forget_traffic(self) -> None:
+        """Drop the messages, notifications and protocol errors recorded after the handshake (between two
+        cases on a shared server)."""
+        self._tap.forget()
+
     def mark(self) -> int:
         """The number of notifications so far: `notifications[mark:]` is what arrived since."""
         return len(self._tap.notifications)

@@ -67,6 +67,19 @@ class WireTap:
     def now(self) -> float:
         return time.perf_counter() - self.started
 
+    def forget(self) -> None:
+        """Drop what was recorded so far but the initialize request and its reply, so a server that serves
+        many cases in turn (`--reuse-server`) costs no memory per case."""
+        asked = {
+            r.message.id
+            for r in self.records
+            if isinstance(r.message, JSONRPCRequest) and r.message.method == "initialize"
+        }
+        exchanged = JSONRPCRequest | JSONRPCResponse | JSONRPCError
+        self.records = [r for r in self.records if isinstance(r.message, exchanged) and r.message.id in asked]
+        self.notifications = []
+        self.protocol_errors = []
+
     @asynccontextmanager
     async def wrap(
         self, transport: AbstractAsyncContextManager[TransportStreams]

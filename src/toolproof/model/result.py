@@ -102,6 +102,7 @@ class CaseResult(BaseModel):
     stderr: str = ""  # the server's stderr tail, kept for failures
     phases: dict[str, float] = Field(default_factory=dict)  # seconds per phase: start, setup, call, stop
     trials: TrialStats | None = None  # set on the one result that stands for several trials of a case
+    shared_server: int | None = None  # --reuse-server: the run's number of the server it shared, if any
     steps: tuple[Step, ...] = ()  # what the case sent and got back, in order, for the reports
 
     @property

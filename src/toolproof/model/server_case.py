@@ -350,4 +350,5 @@ class Case(CaseEnvelope):
     block: Block
     timeout: float | None = None
     skip_unless_env: str | None = None
+    isolate: bool = False  # a fresh server of its own even under --reuse-server
     snapshot_masks: list[str] = Field(default_factory=list)  # toolproof's own: patterns `snapshot` ignores

@@ -122,6 +122,8 @@ class JsonReport:
             "trials": None,
             "steps": [self._step(step) for step in result.steps],
         }
+        if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
+            entry["shared_server"] = result.shared_server
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -78,17 +78,21 @@ class JUnitReport:
             line=str(result.line),
             time=_seconds(result.duration_s),
         )
+        properties: dict[str, str] = {}
         if result.trials is not None:
             stats = result.trials
-            _properties(
-                case,
+            properties.update(
                 {
                     "trials": str(stats.n),
                     "passed": str(stats.passed),
                     "pass_rate": f"{stats.rate:.4f}",
                     "flaky": "true" if stats.flaky else "false",
-                },
+                }
             )
+        if result.shared_server is not None:  # --reuse-server: cases with the same value shared a server
+            properties["shared_server"] = str(result.shared_server)
+        if properties:
+            _properties(case, properties)
         if result.status is Status.SKIP:
             skipped = ET.SubElement(case, "skipped")
             if result.reason:

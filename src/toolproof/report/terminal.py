@@ -164,6 +164,8 @@ class TerminalReport:
         if self._verbosity >= Verbosity.VERBOSE and result.phases:
             phases = ", ".join(f"{name} {format_duration(s)}" for name, s in result.phases.items())
             lines.append(self._indented(f"phases: {self._line(phases)}", "dim"))
+        if self._verbosity >= Verbosity.VERBOSE and result.shared_server is not None:
+            lines.append(self._indented(f"shared server #{result.shared_server}", "dim"))
         if failed:
             lines.extend(self._details(result))
         return lines

@@ -57,6 +57,8 @@ class EvalRequest:
     jobs: int | None = None
     select: str | None = None
     environ: Mapping[str, str] | None = None
+    order: Callable[[list[Any]], list[Any]] | None = None  # e.g. failed-last-time first (--ff, --lf)
+    maxfail: int = 0
 
 
 def run_eval(
@@ -95,6 +97,8 @@ def run_eval(
         cases = _selected(cases, request.select)
     except SelectionError as error:
         raise UsageError(str(error)) from None
+    if request.order is not None:
+        cases = request.order(cases)
     agent = request.agent
     flags = {
         "provider": agent.provider,
@@ -156,7 +160,9 @@ def run_eval(
 
     async def main() -> list[CaseResult]:
         try:
-            return await run_agent_suite([*errors, *planned], options, jobs=jobs, sink=sink)
+            return await run_agent_suite(
+                [*errors, *planned], options, jobs=jobs, sink=sink, maxfail=request.maxfail
+            )
         finally:
             with anyio.CancelScope(shield=True):
                 await pool.aclose()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolproof.check.blocks import check_block
 from toolproof.core.template import fill
@@ -16,6 +16,23 @@ from toolproof.run.skip import skip_reason
 from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.options import ServerOptions
 
+if TYPE_CHECKING:
+    from toolproof.run.server_reuse import Reuse
+    from toolproof.sources.server import ServerExchange
+
+
+class Verdict(Protocol):
+    def __call__(
+        self,
+        status: Status,
+        failure: Failure | None = None,
+        *,
+        reason: str | None = None,
+        stderr: str = "",
+        phases: dict[str, float] | None = None,
+        steps: tuple[Step, ...] = (),
+    ) -> CaseResult: ...
+
 
 async def execute_case(
     case: Case,
@@ -24,11 +41,13 @@ async def execute_case(
     trial: int = 1,
     on_answered: Callable[[], None] = lambda: None,
     on_observed: Callable[[Observation], None] = lambda observation: None,
+    reuse: Reuse | None = None,
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
     `on_answered` is called once the request has been answered, before the server is shut down;
-    `on_observed` with what came back, before it is checked.
+    `on_observed` with what came back, before it is checked. With `reuse`, a case that may share runs on a
+    shared server (`run/server_reuse.py`).
     """
     started = time.perf_counter()
 
@@ -66,23 +85,38 @@ async def execute_case(
 
     from toolproof.sources.server import observe_case  # the MCP SDK loads for the first case with a server
 
+    if reuse is not None:
+        shared = await reuse.observe(
+            case, options, lambda variables: _resolved_expect(case.block, variables), on_answered
+        )
+        if shared is not None:
+            expect = _resolved_expect(case.block, reuse.variables)
+            result = _judged(verdict, case.block, expect, shared.exchange, on_observed)
+            return result.model_copy(update={"shared_server": shared.server})
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)
         exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
-        steps = tuple(exchange.steps)
-        if exchange.observation is None:
-            failed = exchange.failure
-            return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
-        on_observed(exchange.observation)
-        failure = check_block(case.block, expect, exchange.observation)
-    return verdict(
-        Status.FAIL if failure else Status.PASS,
-        failure,
-        stderr=exchange.stderr if failure else "",
-        phases=exchange.phases,
-        steps=steps,
-    )
+        return _judged(verdict, case.block, expect, exchange, on_observed)
+
+
+def _judged(
+    verdict: Verdict,
+    block: Block,
+    expect: Expect,
+    exchange: ServerExchange,
+    on_observed: Callable[[Observation], None],
+) -> CaseResult:
+    """The verdict on what the server did: its classified failure, or the checks on its observation."""
+    steps = tuple(exchange.steps)
+    if exchange.observation is None:
+        failed = exchange.failure
+        return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
+    on_observed(exchange.observation)
+    failure = check_block(block, expect, exchange.observation)
+    status = Status.FAIL if failure else Status.PASS
+    stderr = exchange.stderr if failure else ""
+    return verdict(status, failure, stderr=stderr, phases=exchange.phases, steps=steps)
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:

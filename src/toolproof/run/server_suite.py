@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -11,10 +12,14 @@ from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult
 from toolproof.model.server_case import Case, TrajectoryBlock
+from toolproof.run.fixture import isolated_fixture
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
+
+if TYPE_CHECKING:
+    from toolproof.run.server_reuse import Reuse
 
 
 async def run_server_suite(
@@ -32,16 +37,18 @@ async def run_server_suite(
     statistics; with `maxfail` the run stops after that many failed cases."""
     trial_slots = anyio.CapacityLimiter(max(1, jobs))
 
+    reuse: Reuse | None = None
+
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
         if not isinstance(item, Case):
             return load_error_result(*item)
         if trials == 1:
-            return await execute_case(item, options, on_answered=slot.release)
+            return await execute_case(item, options, on_answered=slot.release, reuse=reuse)
         done: list[CaseResult | None] = [None] * trials
 
         async def one(number: int) -> None:
             async with trial_slots:
-                done[number - 1] = await execute_case(item, options, trial=number)
+                done[number - 1] = await execute_case(item, options, trial=number, reuse=reuse)
 
         async with anyio.create_task_group() as group:
             for number in range(1, trials + 1):
@@ -52,7 +59,22 @@ async def run_server_suite(
         return item.name if isinstance(item, Case) else item[0].case_name
 
     try:
-        return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail)
+        if not options.reuse_server:
+            return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail)
+        from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
+        from toolproof.sources.shared_servers import SharedServers
+
+        with isolated_fixture(options.fixture) as fixture:
+            async with anyio.create_task_group() as group:
+                servers = SharedServers(group)
+                reuse = Reuse(servers, str(fixture) if fixture else None)
+                try:
+                    results = await run_all(
+                        by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail
+                    )
+                finally:
+                    servers.close_all()
+        return results
     finally:
         if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
             from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK

@@ -69,6 +69,7 @@ def schema() -> Schema:
         "timeout": DURATION,
         "skip": BOOLEAN,
         "skip_unless_env": {**SCALAR_TEXT, "description": "skipped when this variable is empty"},
+        "isolate": {**BOOLEAN, "description": "always a fresh server of its own, even with --reuse-server"},
         "snapshot_masks": {
             **one_or_more(),
             "description": "patterns masked in the answer before `toolproof snapshot` compares it",

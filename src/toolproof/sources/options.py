@@ -32,3 +32,4 @@ class ServerOptions:
     notification_grace_s: float = NOTIFICATION_GRACE_S
     max_message_bytes: int = 64 * 1024 * 1024
     auth: AuthConfig | None = None  # OAuth for http/sse servers whose case gives no `auth:` (--oauth-*)
+    reuse_server: bool = False  # read-only cases with the same server identity share one server

@@ -68,13 +68,16 @@ async def observe_case(
     expect: Expect,
     *,
     on_answered: Callable[[], None] = lambda: None,
+    shared: Session | None = None,
 ) -> ServerExchange:
     """Start the case's server, set up, make its request and read the files `expect` names; every failure
     of the server becomes a classified failure, not a raise. `variables` gains the setup's captures.
 
-    `on_answered` is called once the request has been answered, before the server is shut down.
+    `on_answered` is called once the request has been answered, before the server is shut down. With
+    `shared`, the case talks to that open session instead and leaves it open.
     """
     run = _CaseRun(case, options, on_answered, variables, expect)
+    run.session = shared
     try:
         with anyio.fail_after(run.timeout):
             observation = await run.converse()
@@ -127,30 +130,36 @@ class _CaseRun:
             if isinstance(block, SamplingBlock)
             else None
         )
+        if self.session is not None:
+            return await self._talk(self.session)
         spec = connect_spec(
             self.case.server, self.variables, self.options, sampling=sampling, request_timeout=self.timeout
         )
         async with open_session(spec) as session:
             self.session = session
-            try:
-                self.phases.lap("start", "setup")
-                await _run_setup(self.case, session, self.variables, self.steps)
-                self.phases.lap("setup", "call")
-                before = _read_files(self.expect.file_unchanged or [])
-                observe = OBSERVERS[type(block)]
-                self.steps.append(_request_step(block, self.variables))
-                observation = await observe(block, session, self.variables, self.options.notification_grace_s)
-                self.steps[-1] = self.steps[-1].model_copy(
-                    update={
-                        "response": observation.result or observation.text,
-                        "is_error": observation.is_error,
-                        "duration_ms": observation.duration_s * 1000,
-                    }
-                )
-                after = _read_files(self.expect.file_paths_after())
-                self.phases.lap("call", "stop")
-            finally:
-                self.on_answered()
+            return await self._talk(session)
+
+    async def _talk(self, session: Session) -> Observation:
+        block = self.case.block
+        try:
+            self.phases.lap("start", "setup")
+            await _run_setup(self.case, session, self.variables, self.steps)
+            self.phases.lap("setup", "call")
+            before = _read_files(self.expect.file_unchanged or [])
+            observe = OBSERVERS[type(block)]
+            self.steps.append(_request_step(block, self.variables))
+            observation = await observe(block, session, self.variables, self.options.notification_grace_s)
+            self.steps[-1] = self.steps[-1].model_copy(
+                update={
+                    "response": observation.result or observation.text,
+                    "is_error": observation.is_error,
+                    "duration_ms": observation.duration_s * 1000,
+                }
+            )
+            after = _read_files(self.expect.file_paths_after())
+            self.phases.lap("call", "stop")
+        finally:
+            self.on_answered()
         return observation.model_copy(update={"files_before": before, "files_after": after})
 
 

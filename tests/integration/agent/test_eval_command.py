@@ -274,3 +274,22 @@ def test_each_trial_writes_into_its_own_fixture_copy(tmp_path: Path) -> None:
     assert [r["status"] for r in report["results"]] == ["PASS"]
     assert (fixture / "memory.json").read_text() == original
     assert sorted(path.name for path in package.iterdir()) == before
+
+
+def test_eval_takes_run_control_and_a_bare_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    case, script = scripted(tmp_path, "bread")  # fails: no milk
+    write(case.parent, "zlater.yaml", CASE.replace("shopping", "later"))
+    passing = SCRIPT.replace("REPLY", "milk").replace("scenarios:\n  shopping", "  later")
+    script.write_text(SCRIPT.replace("REPLY", "bread") + passing)
+    argv = [case.parent, "--provider", "scripted", "--script", script, "-j", "1"]
+    status, report = toolproof_eval(tmp_path, *argv, "-x")
+    assert (status, [result["name"] for result in report["results"]]) == (1, ["shopping"])
+    status, report = toolproof_eval(tmp_path, *argv)
+    assert [result["name"] for result in report["results"]] == ["shopping", "later"]
+    capsys.readouterr()
+    status = main(["eval", "--json", *map(str, argv), "--lf", "-q"])  # bare --json before the paths
+    names = [result["name"] for result in json.loads(capsys.readouterr().out)["results"]]
+    assert (status, names) == (1, ["shopping"])

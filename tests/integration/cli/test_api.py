@@ -66,7 +66,8 @@ def test_run_suite_returns_the_verdicts_and_reports_only_when_asked(
     ]
     assert (suite.passed, suite.failed, suite.errors, suite.skipped) == (3, 1, 0, 0)
     assert suite.exit_code == toolproof.ExitCode.FAILED and not suite.ok
-    assert suite.results[-1].line == 8  # the failing expectation
+    failing_line = WRONG.read_text().splitlines().index('    contains: ["Goodbye"]') + 1
+    assert suite.results[-1].line == failing_line  # the failing expectation, not the case's first line
     assert "greet is wrong on purpose" in terminal.getvalue()
     assert len(json.loads(report.read_text())["results"]) == 4
     assert sum(isinstance(event, CaseFinished) for event in events) == 4

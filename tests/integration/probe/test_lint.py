@@ -117,3 +117,13 @@ def test_ten_thousand_tools(probe: Callable[..., Probed]) -> None:
     done = probe("lint", "--server", target("--tools", "10000"), "-q")
     assert done.status == 0
     assert done.report["summary"]["skipped"] == 10001  # W105 once per tool but the last, W112 once
+
+
+def test_the_lint_threshold_is_a_finding_count_not_a_pass_rate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools = tmp_path / "tools.json"
+    quiet = {"description": "Looks up the weather quickly and well.", "inputSchema": {"type": "object"}}
+    tools.write_text(json.dumps([{"name": "a", **quiet}]))  # warnings only
+    assert main(["lint", "--tools-file", str(tools), "--threshold", "5"]) == 0
+    assert "pass rate" not in capsys.readouterr().out  # ci's pass-rate gate is not lint's --threshold

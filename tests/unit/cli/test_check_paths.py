@@ -56,3 +56,12 @@ def test_no_recorded_run_for_any_case_exits_5(tmp_path: Path, capsys: pytest.Cap
     assert main(["check", str(CASE), "--trace", str(tmp_path), "--skip-judge"]) == 5
     err = capsys.readouterr().err
     assert "toolproof check: nothing ran: no case had a recorded run to check (exit status 5)" in err
+
+
+def test_check_stops_at_the_first_failure_with_x(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", str(CASE), "--trace", str(TRACE), "--skip-judge", "-q", "--json", "-"])
+    every = json.loads(capsys.readouterr().out)["results"]
+    main(["check", str(CASE), "--trace", str(TRACE), "--skip-judge", "-q", "--json", "-", "-x"])
+    stopped = json.loads(capsys.readouterr().out)["results"]
+    first = next(index for index, result in enumerate(every) if result["status"] == "FAIL")
+    assert [result["name"] for result in stopped] == [result["name"] for result in every[: first + 1]]

@@ -228,3 +228,12 @@ def test_findings_are_in_tool_then_schema_order() -> None:
         ("first", "E102", "args.a.type"),
         ("second", "E101", "description"),
     ]
+
+
+def test_tools_that_share_a_name_are_a_finding_not_a_crash() -> None:
+    def tool(name: str, field: str) -> dict[str, object]:
+        schema = {"type": "object", "properties": {field: {"type": "string"}}}
+        return {"name": name, "description": "Reads a record by its reference.", "inputSchema": schema}
+
+    findings = lint_tools([tool("a", "user_ref"), tool("a", "other"), tool("b", "user_ref")])
+    assert "E113" in {finding.code for finding in findings}

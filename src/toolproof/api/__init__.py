@@ -3,29 +3,31 @@
 Each call returns a `SuiteResult` (the verdicts and the exit status the command line would give) and
 reports nothing unless asked to (`reports=Reports(...)`, or any event `sink`). A problem that stops a call
 before anything runs (a missing path, a bad setting) raises `UsageError`. The command line is a thin layer
-over these calls.
+over these calls. The calls live here; what they are given and give back lives beside them (`reports`:
+`Reports`; `results`: `SuiteResult`, `Collection`), and every name is importable from here.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-import signal
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TextIO
+from typing import TYPE_CHECKING, Literal
 
-from toolproof.exit_codes import ExitCode, UsageError
+from toolproof.api.reports import Reports
+from toolproof.api.reports import report_results as report_results
+from toolproof.api.results import Collection, SuiteResult
+from toolproof.api.results import exit_code_of as exit_code_of
+from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
-    from toolproof.load.errors import LoadError
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
+    from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
-    from toolproof.report.baseline import Entry
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
@@ -42,179 +44,6 @@ __all__ = [
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
 _NAMED = 3  # cases named in a warning before "and N more"
-
-
-@dataclass(frozen=True)
-class Reports:
-    """What to report while a call runs: the terminal report on `terminal` (None: none), and the JSON
-    (`json`, "-" for stdout) and JUnit files; Markdown appended to `markdown` and to each of
-    `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
-    with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
-    the terminal; the last-failed record in `state_dir`. Secret values are masked in each."""
-
-    terminal: TextIO | None = None
-    json: str | Path | None = None
-    junit: str | Path | None = None
-    verbosity: Literal["quiet", "normal", "verbose"] = "normal"
-    markdown: str | Path | None = None
-    step_summaries: tuple[str | Path, ...] = ()
-    html: str | Path | None = None
-    badge: str | Path | None = None
-    save_baseline: str | Path | None = None
-    baseline: Mapping[str, Entry] | None = None
-    durations: int | None = None
-    threshold: int | None = None
-    state_dir: str | Path | None = None
-    title: str | None = None
-
-    def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
-        """One sink feeding every report asked for (and `also`)."""
-        from toolproof.report.sinks import Broadcast
-
-        masked = set(secrets)
-        sinks: list[Sink] = []
-        if self.terminal is not None:
-            from toolproof.report.terminal import TerminalReport, Verbosity
-
-            level = Verbosity[self.verbosity.upper()]
-            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
-        sinks += self._ci_sinks(masked)
-        if self.json is not None:
-            from toolproof.report.json_report import JsonReport
-
-            sinks.append(
-                JsonReport(str(self.json), secrets=masked, baseline=self._baseline(), title=self.title)
-            )
-        if self.junit is not None:
-            from toolproof.report.junit import JUnitReport
-
-            sinks.append(JUnitReport(Path(self.junit), secrets=masked))
-        sinks += self._file_sinks(masked)
-        return Broadcast([*sinks, *([also] if also is not None else [])])
-
-    def _baseline(self) -> dict[str, Entry] | None:
-        return None if self.baseline is None else dict(self.baseline)
-
-    def _ci_sinks(self, masked: set[str]) -> list[Sink]:
-        """The lines after the terminal summary: slowest cases, the baseline comparison, the pass rate."""
-        found: list[Sink] = []
-        if self.terminal is None:
-            return found
-        if self.durations is not None:
-            from toolproof.report.durations import DurationsReport
-
-            found.append(DurationsReport(self.durations, stdout=self.terminal, secrets=masked))
-        if self.baseline is not None:
-            from toolproof.report.notes import BaselineNote
-
-            found.append(BaselineNote(dict(self.baseline), stdout=self.terminal, secrets=masked))
-        if self.threshold is not None:
-            from toolproof.report.notes import ThresholdNote
-
-            found.append(ThresholdNote(self.threshold, stdout=self.terminal))
-        return found
-
-    def _file_sinks(self, masked: set[str]) -> list[Sink]:
-        """Markdown (and step summaries), HTML, badge, baseline and the last-failed record."""
-        found: list[Sink] = []
-        title = self.title or "toolproof"
-        markdown = [path for path in (self.markdown, *self.step_summaries) if path]
-        if markdown:
-            from toolproof.report.markdown import MarkdownReport
-
-            found += [
-                MarkdownReport(path, masked, title=title, baseline=self._baseline()) for path in markdown
-            ]
-        if self.html is not None:
-            from toolproof.report.html import HtmlReport
-
-            found.append(HtmlReport(self.html, masked, baseline=self._baseline(), title=self.title))
-        if self.badge is not None:
-            from toolproof.report.badge import BadgeReport
-
-            found.append(BadgeReport(self.badge))
-        if self.save_baseline is not None:
-            from toolproof.report.baseline import BaselineWriter
-
-            found.append(BaselineWriter(self.save_baseline, masked))
-        if self.state_dir is not None:
-            from toolproof.report.history import LastFailedWriter
-
-            found.append(LastFailedWriter(Path(self.state_dir)))
-        return found
-
-
-@dataclass(frozen=True)
-class SuiteResult:
-    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any;
-    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run)."""
-
-    results: tuple[CaseResult, ...]
-    duration_s: float = 0.0
-    stopped_by: signal.Signals | None = None
-    nothing_ran: bool = False
-
-    def _count(self, status: str) -> int:
-        return sum(1 for result in self.results if result.status == status)
-
-    @property
-    def passed(self) -> int:
-        return self._count("PASS")
-
-    @property
-    def failed(self) -> int:
-        return self._count("FAIL")
-
-    @property
-    def errors(self) -> int:
-        return self._count("ERROR")
-
-    @property
-    def skipped(self) -> int:
-        return self._count("SKIP")
-
-    @property
-    def exit_code(self) -> int:
-        """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
-        if self.stopped_by is not None:
-            return ExitCode.stopped_by(self.stopped_by)
-        status = exit_code_of(self.results)
-        return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
-
-    @property
-    def ok(self) -> bool:
-        """Whether at least one case ran and none failed or could not be loaded."""
-        return self.exit_code == ExitCode.OK
-
-
-def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
-    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when
-    there is no result at all, else OK (every case passed or was skipped)."""
-    statuses = {str(result.status) for result in results}
-    if "ERROR" in statuses:
-        return ExitCode.USAGE
-    if "FAIL" in statuses:
-        return ExitCode.FAILED
-    return ExitCode.OK if statuses else ExitCode.NO_TESTS
-
-
-@dataclass(frozen=True)
-class Collection:
-    """What a suite holds after selection: cases and the documents that did not load, in file order."""
-
-    items: tuple[Case | LoadError, ...]
-
-    @property
-    def cases(self) -> list[Case]:
-        from toolproof.model.server_case import Case
-
-        return [item for item in self.items if isinstance(item, Case)]
-
-    @property
-    def errors(self) -> list[LoadError]:
-        from toolproof.model.server_case import Case
-
-        return [item for item in self.items if not isinstance(item, Case)]
 
 
 def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
@@ -257,6 +86,7 @@ def run_suite(
     reports: Reports | None = None,
     sink: Sink | None = None,
     handle_signals: bool = False,
+    reuse_server: bool = False,
 ) -> SuiteResult:
     """Run every case of the suite files or directories `paths` against real MCP servers.
 
@@ -265,7 +95,8 @@ def run_suite(
     servers in this image. `timeout`: seconds per case (a case's own wins). `jobs`: cases at once (default:
     one per core). `select`: a `-k` pattern. `environ`: the environment servers inherit and `${VAR}` reads
     (default: this process's). `handle_signals`: SIGINT, SIGTERM and SIGHUP stop the run cleanly and set
-    `stopped_by` (only from the main thread).
+    `stopped_by` (only from the main thread). `reuse_server`: cases that provably only read share one
+    server per server identity (`run/server_reuse.py`).
     """
     options = server_options(
         fixture=fixture,
@@ -274,6 +105,7 @@ def run_suite(
         timeout=timeout,
         protocol=protocol,
         environ=environ,
+        reuse_server=reuse_server,
     )
     collection = collect_suite(paths, select=select)
     return run_collection(
@@ -289,6 +121,7 @@ def server_options(
     timeout: float = 30.0,
     protocol: Protocol = "2025-11-25",
     environ: Mapping[str, str] | None = None,
+    reuse_server: bool = False,
 ) -> ServerOptions:
     """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
     from toolproof.sources.options import ServerOptions
@@ -313,6 +146,7 @@ def server_options(
         server_override=override,
         docker=docker or "",
         protocol="legacy" if protocol == "2025-11-25" else protocol,
+        reuse_server=reuse_server,
     )
 
 
@@ -408,6 +242,9 @@ def check_traces(
     response_path: str | None = None,
     reports: Reports | None = None,
     sink: Sink | None = None,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    maxfail: int = 0,
 ) -> SuiteResult:
     """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
     without running anything (and without importing the MCP SDK).
@@ -415,6 +252,8 @@ def check_traces(
     `timezone` and `now`: the zone and moment date expressions such as TODAY see (default: local, and each
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
+    `last_failed`, `failed_first`, `maxfail`: as `run_collection`'s and `toolproof run`'s --lf, --ff and
+    --maxfail.
     """
     from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
     from toolproof.run.trace_suite import check_runs, has_judge, pair
@@ -423,6 +262,8 @@ def check_traces(
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
     loaded, errors = agent_cases([Path(each) for each in cases], recorded)
+    order = _order(last_failed, failed_first)
+    loaded = order(loaded) if order else loaded
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -435,23 +276,12 @@ def check_traces(
         named = sorted({each.scenario for each in runs if each.scenario})
         raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
     started = time.monotonic()
-    results = check_runs(loaded, errors, pairs, zone, moment, by_case=by_case)
+    results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     report_results(
         results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
     )
     unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
-
-
-def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
-    """Send verdicts reached all at once to `sink` as the events of a run."""
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-
-    sink.handle(RunStarted(total=len(results), title=title))
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=list(results), duration_s=duration_s))
 
 
 def evaluate(
@@ -485,11 +315,14 @@ def evaluate(
     reports: Reports | None = None,
     sink: Sink | None = None,
     handle_signals: bool = False,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    maxfail: int = 0,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean."""
+    mean (`last_failed`, `failed_first`, `maxfail`: --lf, --ff, --maxfail)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
 
     def path(value: str | Path | None) -> Path | None:
@@ -514,9 +347,41 @@ def evaluate(
         jobs=jobs,
         select=select,
         environ=environ,
+        order=_order(last_failed, failed_first),
+        maxfail=maxfail,
     )
     started = time.monotonic()
     outcome = run_eval(
         request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
     )
     return _suite_result(outcome, time.monotonic() - started)
+
+
+def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:
+    """The agent cases to run under --last-failed (`only`) / --failed-first (`first`): a case failed last time
+    when its own result or one of its checks' results (`case › check`) did. None without either."""
+    if not (only or first):
+        return None
+    from toolproof.report.history import last_failed, prioritise
+
+    failed = last_failed()
+    cases = {node.split(" › ")[0] for node in failed}
+
+    def node_id(case: AgentCase) -> str:
+        return f"{case.source.file}::{case.name}"
+
+    return lambda items: prioritise(items, node_id, cases, only=only)
+
+
+def _stop_after(results: list[CaseResult], maxfail: int) -> list[CaseResult]:
+    """The results up to and including the `maxfail`-th failed or broken one (all of them without a limit)."""
+    from toolproof.model.result import Status
+
+    if not maxfail:
+        return results
+    failed = 0
+    for index, result in enumerate(results):
+        failed += result.status in (Status.FAIL, Status.ERROR)
+        if failed >= maxfail:
+            return results[: index + 1]
+    return results

@@ -1,0 +1,236 @@
+"""Benchmark: toolproof fresh and `--reuse-server` against mcp-assert and its `--reuse-server`, side by side.
+
+Run with `make bench-compare` (or `python bench/compare.py [--rounds N]`). On the four real-server suites (the
+parity suites in tests/parity/suites plus bench/suites/everything50: server-everything, server-filesystem,
+server-memory, mcp-server-time) it runs every variant in one process, one suite after another, interleaved
+per round, and prints per variant: the wall time summed over the suites, its ratio to mcp-assert and to
+mcp-assert --reuse-server, how many cases shared a server, and how many verdicts differ from toolproof's
+fresh run (a wrong verdict is the price mcp-assert's reuse pays on stateful cases). It also prints the load
+average when it started and ended, since the ratios only mean something when both ran under the same load.
+Then start-up: `--help`, `--version` and `check` on a one-case file (best of five), and the top entries of
+`python -X importtime -m toolproof check`; and memory: toolproof's peak RSS on 100 and on 1,000 cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PARITY = ROOT / "tests" / "parity"
+SUITES = [
+    (PARITY / "suites" / "everything", None),
+    (PARITY / "suites" / "time", None),
+    (PARITY / "suites" / "filesystem", PARITY / "fixtures" / "filesystem"),
+    (PARITY / "suites" / "memory", None),
+    (ROOT / "bench" / "suites" / "everything50", None),
+]
+CASE_TIMEOUT = "120s"
+VARIANTS = ("toolproof", "toolproof --reuse-server", "mcp-assert", "mcp-assert --reuse-server")
+
+
+@dataclass
+class Tally:
+    wall: float = 0.0
+    verdicts: dict[str, str] = field(default_factory=dict)
+    shared: int = 0
+
+
+def environment(scratch: Path, variant: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join(
+        [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin"), env["PATH"]]
+    )
+    env["NO_COLOR"] = "1"
+    env["PARITY_SUITE_VAR"] = "expanded"
+    env.pop("PARITY_UNSET_VARIABLE", None)
+    memory = scratch / re.sub(r"\W+", "-", variant) / str(time.monotonic_ns())  # a fresh graph every run
+    memory.mkdir(parents=True)
+    env["PARITY_MEMORY_DIR"] = str(memory)
+    return env
+
+
+def run_variant(
+    variant: str, suite: Path, fixture: Path | None, scratch: Path
+) -> tuple[float, list[dict[str, Any]]]:
+    """Wall time and per-case results (name, status, shared_server) of one variant on one suite."""
+    tool, *flags = variant.split()
+    fixture_args = ["--fixture", str(fixture)] if fixture else []
+    report = scratch / "report.json"
+    if tool == "mcp-assert":
+        binary = shutil.which("mcp-assert", path=str(ROOT / ".venv" / "bin"))
+        if binary is None:
+            sys.exit("mcp-assert is not in .venv/bin: run `make setup`")
+        argv = [
+            binary,
+            "run",
+            "--suite",
+            str(suite),
+            *fixture_args,
+            "--timeout",
+            CASE_TIMEOUT,
+            *flags,
+            "--json",
+        ]
+    else:
+        argv = [sys.executable, "-m", "toolproof", "run", str(suite), *fixture_args]
+        argv += ["--timeout", CASE_TIMEOUT, *flags, "-q", "--json", str(report)]
+    started = time.perf_counter()
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        env=environment(scratch, variant),
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    wall = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        sys.exit(
+            f"{variant} on {suite.name} exited {done.returncode}:\n"
+            f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        )
+    results = json.loads(done.stdout) if tool == "mcp-assert" else json.loads(report.read_text())["results"]
+    return wall, results
+
+
+def load() -> str:
+    return "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+
+
+def best_wall(argv: list[str], runs: int = 5) -> float:
+    walls = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
+        walls.append(time.perf_counter() - started)
+    return min(walls)
+
+
+def start_up(scratch: Path) -> None:
+    one = scratch / "one.yaml"
+    one.write_text(
+        "name: one\nserver:\n  command: mcp-server-everything\nassert:\n  tool: echo\n  args: {message: hi}\n"
+    )
+    toolproof = [sys.executable, "-m", "toolproof"]
+    print("\nstart-up (best of 5)                 target")
+    for label, argv, target in (
+        ("toolproof --help", [*toolproof, "--help"], 0.1),
+        ("toolproof --version", [*toolproof, "--version"], 0.1),
+        ("toolproof check one-case.yaml", [*toolproof, "check", str(one)], 0.2),
+    ):
+        wall = best_wall(argv)
+        print(f"  {label:<32} {wall * 1000:5.0f} ms  <= {target * 1000:.0f} ms")
+    imports = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "toolproof", "check", str(one)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    rows = []
+    for line in imports.stderr.splitlines():
+        match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
+        if match and not match.group(3).strip(" "):
+            rows.append((int(match.group(2)), match.group(4)))
+    rows = [(us, name) for us, name in rows if name.split(".")[0] != "encodings"]
+    print("  python -X importtime -m toolproof check: top cumulative imports")
+    for us, name in sorted(rows, reverse=True)[:8]:
+        print(f"    {us / 1000:6.1f} ms  {name}")
+
+
+def peak_rss_kb(suite: Path) -> int:
+    """Peak RSS of a toolproof run of `suite` (trajectory cases: toolproof's own bookkeeping, no server)."""
+    probe = (
+        "import resource, sys\nfrom toolproof import api\n"
+        "api.run_suite([sys.argv[1]], jobs=2, reuse_server=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(suite)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.split()[-1])
+
+
+def memory(scratch: Path) -> None:
+    print("\nmemory: peak RSS of one run (echo cases on server-everything, 2 jobs, --reuse-server)")
+    sizes = {}
+    for count in (100, 1000):
+        suite = scratch / f"echo{count}"
+        suite.mkdir()
+        for i in range(count):
+            (suite / f"{i:04d}.yaml").write_text(
+                f"name: echo {i}\nserver:\n  command: mcp-server-everything\n"
+                f"assert:\n  tool: echo\n  args: {{message: m{i}}}\n  expect: {{contains: [m{i}]}}\n"
+            )
+        sizes[count] = peak_rss_kb(suite) / 1024
+        print(f"  {count:5d} cases   {sizes[count]:6.1f} MB")
+    print(f"  growth {sizes[1000] - sizes[100]:+.1f} MB (target <= +10 MB)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="times each variant runs each suite (default 1)"
+    )
+    parser.add_argument("--skip-memory", action="store_true", help="leave out the 100/1,000-case RSS runs")
+    args = parser.parse_args()
+    os.environ["PATH"] = os.pathsep.join(
+        [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin"), os.environ["PATH"]]
+    )
+    tallies = {variant: Tally() for variant in VARIANTS}
+    cases = sum(len(list(suite.glob("*.yaml"))) for suite, _ in SUITES)
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; load {load()}")
+    print(f"suites: {', '.join(suite.name for suite, _ in SUITES)} ({cases} cases), {args.rounds} round(s)")
+    with tempfile.TemporaryDirectory() as directory:
+        scratch = Path(directory)
+        for _ in range(args.rounds):
+            for suite, fixture in SUITES:
+                for variant in VARIANTS:
+                    wall, results = run_variant(variant, suite, fixture, scratch)
+                    tally = tallies[variant]
+                    tally.wall += wall
+                    for result in results:
+                        tally.verdicts[f"{suite.name}/{result['name']}"] = str(result["status"]).upper()
+                        tally.shared += result.get("shared_server") is not None
+        print(f"load at the end {load()}")
+        peer, peer_reuse = tallies["mcp-assert"].wall, tallies["mcp-assert --reuse-server"].wall
+        print(
+            f"\n{'variant':<28}{'wall s':>8}{'/ mcp-assert':>14}{'/ its reuse':>13}{'shared':>8}"
+            "  verdicts vs the same tool fresh"
+        )
+        for variant, tally in tallies.items():
+            fresh = tallies[variant.split()[0]].verdicts
+            differ = sorted(name for name, status in tally.verdicts.items() if fresh.get(name) != status)
+            agree = "same" if not differ else f"{len(differ)} differ"
+            shared = f"{tally.shared // args.rounds}" if variant.startswith("toolproof") else "-"
+            print(
+                f"{variant:<28}{tally.wall:8.1f}{tally.wall / peer:14.2f}{tally.wall / peer_reuse:13.2f}"
+                f"{shared:>8}  {agree}"
+            )
+        for variant, tally in tallies.items():
+            fresh = tallies[variant.split()[0]].verdicts
+            if variant.endswith("--reuse-server"):
+                for name in sorted(n for n, s in tally.verdicts.items() if fresh.get(n) != s):
+                    print(f"  {variant}: {name}: {tally.verdicts[name]} (fresh {fresh.get(name)})")
+        start_up(scratch)
+        if not args.skip_memory:
+            memory(scratch)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

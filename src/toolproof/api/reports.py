@@ -1,0 +1,124 @@
+"""What a call reports while it runs (`Reports`), and verdicts reached all at once sent as a run's events."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TextIO
+
+if TYPE_CHECKING:
+    from toolproof.model.events import Sink
+    from toolproof.model.result import CaseResult
+    from toolproof.report.baseline import Entry
+
+
+@dataclass(frozen=True)
+class Reports:
+    """What to report while a call runs: the terminal report on `terminal` (None: none), and the JSON
+    (`json`, "-" for stdout) and JUnit files; Markdown appended to `markdown` and to each of
+    `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
+    with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
+    the terminal; the last-failed record in `state_dir`. Secret values are masked in each."""
+
+    terminal: TextIO | None = None
+    json: str | Path | None = None
+    junit: str | Path | None = None
+    verbosity: Literal["quiet", "normal", "verbose"] = "normal"
+    markdown: str | Path | None = None
+    step_summaries: tuple[str | Path, ...] = ()
+    html: str | Path | None = None
+    badge: str | Path | None = None
+    save_baseline: str | Path | None = None
+    baseline: Mapping[str, Entry] | None = None
+    durations: int | None = None
+    threshold: int | None = None
+    state_dir: str | Path | None = None
+    title: str | None = None
+
+    def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
+        """One sink feeding every report asked for (and `also`)."""
+        from toolproof.report.sinks import Broadcast
+
+        masked = set(secrets)
+        sinks: list[Sink] = []
+        if self.terminal is not None:
+            from toolproof.report.terminal import TerminalReport, Verbosity
+
+            level = Verbosity[self.verbosity.upper()]
+            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
+        sinks += self._ci_sinks(masked)
+        if self.json is not None:
+            from toolproof.report.json_report import JsonReport
+
+            sinks.append(
+                JsonReport(str(self.json), secrets=masked, baseline=self._baseline(), title=self.title)
+            )
+        if self.junit is not None:
+            from toolproof.report.junit import JUnitReport
+
+            sinks.append(JUnitReport(Path(self.junit), secrets=masked))
+        sinks += self._file_sinks(masked)
+        return Broadcast([*sinks, *([also] if also is not None else [])])
+
+    def _baseline(self) -> dict[str, Entry] | None:
+        return None if self.baseline is None else dict(self.baseline)
+
+    def _ci_sinks(self, masked: set[str]) -> list[Sink]:
+        """The lines after the terminal summary: slowest cases, the baseline comparison, the pass rate."""
+        found: list[Sink] = []
+        if self.terminal is None:
+            return found
+        if self.durations is not None:
+            from toolproof.report.durations import DurationsReport
+
+            found.append(DurationsReport(self.durations, stdout=self.terminal, secrets=masked))
+        if self.baseline is not None:
+            from toolproof.report.notes import BaselineNote
+
+            found.append(BaselineNote(dict(self.baseline), stdout=self.terminal, secrets=masked))
+        if self.threshold is not None:
+            from toolproof.report.notes import ThresholdNote
+
+            found.append(ThresholdNote(self.threshold, stdout=self.terminal))
+        return found
+
+    def _file_sinks(self, masked: set[str]) -> list[Sink]:
+        """Markdown (and step summaries), HTML, badge, baseline and the last-failed record."""
+        found: list[Sink] = []
+        title = self.title or "toolproof"
+        markdown = [path for path in (self.markdown, *self.step_summaries) if path]
+        if markdown:
+            from toolproof.report.markdown import MarkdownReport
+
+            found += [
+                MarkdownReport(path, masked, title=title, baseline=self._baseline()) for path in markdown
+            ]
+        if self.html is not None:
+            from toolproof.report.html import HtmlReport
+
+            found.append(HtmlReport(self.html, masked, baseline=self._baseline(), title=self.title))
+        if self.badge is not None:
+            from toolproof.report.badge import BadgeReport
+
+            found.append(BadgeReport(self.badge))
+        if self.save_baseline is not None:
+            from toolproof.report.baseline import BaselineWriter
+
+            found.append(BaselineWriter(self.save_baseline, masked))
+        if self.state_dir is not None:
+            from toolproof.report.history import LastFailedWriter
+
+            found.append(LastFailedWriter(Path(self.state_dir)))
+        return found
+
+
+def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
+    """Send verdicts reached all at once to `sink` as the events of a run."""
+    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
+
+    sink.handle(RunStarted(total=len(results), title=title))
+    for index, result in enumerate(results):
+        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
+        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
+    sink.handle(RunFinished(results=list(results), duration_s=duration_s))

@@ -1,0 +1,88 @@
+"""What a call gives back: the verdicts and their exit status (`SuiteResult`), and a collected suite."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from toolproof.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from toolproof.load.errors import LoadError
+    from toolproof.model.result import CaseResult
+    from toolproof.model.server_case import Case
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any;
+    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run)."""
+
+    results: tuple[CaseResult, ...]
+    duration_s: float = 0.0
+    stopped_by: signal.Signals | None = None
+    nothing_ran: bool = False
+
+    def _count(self, status: str) -> int:
+        return sum(1 for result in self.results if result.status == status)
+
+    @property
+    def passed(self) -> int:
+        return self._count("PASS")
+
+    @property
+    def failed(self) -> int:
+        return self._count("FAIL")
+
+    @property
+    def errors(self) -> int:
+        return self._count("ERROR")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("SKIP")
+
+    @property
+    def exit_code(self) -> int:
+        """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
+        if self.stopped_by is not None:
+            return ExitCode.stopped_by(self.stopped_by)
+        status = exit_code_of(self.results)
+        return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
+
+    @property
+    def ok(self) -> bool:
+        """Whether at least one case ran and none failed or could not be loaded."""
+        return self.exit_code == ExitCode.OK
+
+
+def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
+    """USAGE when any case could not be loaded or run as written, FAILED when any failed, NO_TESTS when
+    there is no result at all, else OK (every case passed or was skipped)."""
+    statuses = {str(result.status) for result in results}
+    if "ERROR" in statuses:
+        return ExitCode.USAGE
+    if "FAIL" in statuses:
+        return ExitCode.FAILED
+    return ExitCode.OK if statuses else ExitCode.NO_TESTS
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What a suite holds after selection: cases and the documents that did not load, in file order."""
+
+    items: tuple[Case | LoadError, ...]
+
+    @property
+    def cases(self) -> list[Case]:
+        from toolproof.model.server_case import Case
+
+        return [item for item in self.items if isinstance(item, Case)]
+
+    @property
+    def errors(self) -> list[LoadError]:
+        from toolproof.model.server_case import Case
+
+        return [item for item in self.items if not isinstance(item, Case)]

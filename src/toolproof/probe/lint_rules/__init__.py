@@ -1,0 +1,84 @@
+"""The schema lint rules: what an agent needs from a tool list, checked without calling anything (pure).
+
+Codes, severities and thresholds are mcp-assert's, so its users see the same findings, with three
+corrections: E105 is reported once per producing field and consuming tool (mcp-assert repeats it per
+matching consumer field), E107 is a warning under its E code (mcp-assert prints it with a `W`), and E112
+flags authentication tokens (`token`, `access_token`, `refresh_token`, `api_token`, ...), which
+mcp-assert's filter lets through. Findings come out in tool order, properties in schema order. The rules
+live by what they read: `descriptions`, `schemas`, `flows`; this module holds their one ordered registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from toolproof.probe.lint_rules.descriptions import (
+    description_drift,
+    duplicate_names,
+    empty_description,
+    hidden_side_effects,
+    overloaded_tool,
+    short_or_long_description,
+    silent_output,
+    similar_descriptions,
+    vague_description,
+)
+from toolproof.probe.lint_rules.findings import Finding, Severity
+from toolproof.probe.lint_rules.flows import circular_dependencies, free_text_propagation
+from toolproof.probe.lint_rules.schemas import (
+    bloated_list,
+    costly_tool,
+    deep_schema,
+    missing_examples,
+    parameter_rules,
+    sensitive_parameters,
+    too_many_tools,
+)
+from toolproof.probe.tools import Tool
+
+__all__ = ["LIST_RULES", "RULE_CODES", "TOOL_RULES", "Finding", "Severity", "grade", "lint_tools"]
+
+TOOL_RULES: tuple[Callable[[Tool], Iterator[Finding]], ...] = (
+    empty_description,
+    vague_description,
+    parameter_rules,
+    sensitive_parameters,
+    short_or_long_description,
+    deep_schema,
+    costly_tool,
+    silent_output,
+    overloaded_tool,
+    hidden_side_effects,
+    missing_examples,
+    description_drift,
+)
+
+LIST_RULES: tuple[Callable[[Sequence[Tool]], Iterator[Finding]], ...] = (
+    similar_descriptions,
+    bloated_list,
+    duplicate_names,
+    free_text_propagation,
+    circular_dependencies,
+    too_many_tools,
+)
+
+RULE_CODES = (
+    "E101", "E102", "E103", "E105", "E107", "E112", "E113", "E301", "W101", "W102", "W103", "W104", "W105",
+    "W106", "W107", "W108", "W109", "W110", "W111", "W112", "W114", "W115", "W116",
+)  # fmt: skip
+"""Every code a finding can carry (W103 covers two rules: unconstrained required string, overloaded tool)."""
+
+
+def lint_tools(tools: Sequence[Tool]) -> list[Finding]:
+    """Every schema finding for the tool list: per-tool rules in tool order, then the list-wide rules."""
+    findings = [finding for tool in tools for rule in TOOL_RULES for finding in rule(tool)]
+    findings.extend(finding for rule in LIST_RULES for finding in rule(tools))
+    return findings
+
+
+def grade(findings: Sequence[Finding], *, skip: frozenset[str], strict: bool) -> list[Finding]:
+    """Drop findings of skipped codes, then (with `strict`) promote warnings to errors."""
+    kept = [finding for finding in findings if finding.code not in skip]
+    if strict:
+        kept = [Finding(f.tool, f.code, Severity.ERROR, f.message, f.field, f.rule) for f in kept]
+    return kept

@@ -1,0 +1,232 @@
+"""The flow rules: values inferred to pass from one tool's fields to another's (free text, cycles)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from toolproof.probe.lint_rules.findings import Finding, description_of, finding, name_of, properties_of
+from toolproof.probe.tools import Tool
+
+COMMON_PARAMS = frozenset(
+    [
+        "path",
+        "file",
+        "name",
+        "type",
+        "id",
+        "url",
+        "dir",
+        "directory",
+        "format",
+        "output",
+        "input",
+        "mode",
+        "source",
+        "destination",
+        "target",
+        "content",
+        "pattern",
+        "query",
+        "text",
+        "encoding",
+        "recursive",
+        "limit",
+        "offset",
+        "exclude",
+        "include",
+        "filter",
+        "options",
+        "command",
+        "language",
+        "uri",
+        "root",
+        "new_text",
+        "old_text",
+        "scope",
+        "connect",
+        "message",
+        "description",
+        "title",
+        "workspace_edit",
+        "body",
+        "code",
+        "prompt",
+        "instructions",
+        "template",
+        "expression",
+        "regex",
+        "selector",
+    ]
+)
+COMMON_SUFFIXES = (
+    "_path", "_file", "_dir", "_root", "_directory", "_id", "_ids", "_uri", "_url", "_name", "_command",
+    "_language", "_text", "_content", "_message", "_description", "_query", "_pattern", "_filter", "_edit",
+)  # fmt: skip
+PROPAGATION_CONFIDENCE = 0.65
+CYCLE_CONFIDENCE = 0.75
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    kind: str
+    free: bool  # a string without enum, pattern or format
+
+
+@dataclass(frozen=True)
+class _Flow:
+    source: str
+    field: str
+    target: str
+    target_field: str
+    confidence: float
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.replace("_", " ").replace("-", " "))
+    return [word.lower() for word in spaced.split() if len(word) > 2]
+
+
+def _name_similarity(a: str, b: str) -> float:
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return 1.0
+    if a.replace("_", "").replace("-", "") == b.replace("_", "").replace("-", ""):
+        return 0.95
+    if (len(a) >= 3 and a in b) or (len(b) >= 3 and b in a):
+        return 0.8
+    left, right = _words(a), _words(b)
+    if not left or not right:
+        return 0.0
+    shared = sum(1 for word in left if word in right)
+    return shared / (len(left) + len(right) - shared)
+
+
+def _common(name: str) -> bool:
+    lower = name.lower()
+    return lower in COMMON_PARAMS or lower.endswith(COMMON_SUFFIXES)
+
+
+_COMPATIBLE = {
+    "string": {"string"},
+    "number": {"string", "integer"},
+    "integer": {"string", "number"},
+    "boolean": {"string"},
+}
+
+
+def _jaccard(a: str, b: str) -> float:
+    left = {word for word in a.lower().split() if len(word) > 2}
+    right = {word for word in b.lower().split() if len(word) > 2}
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def _confidence(a: _Field, b: _Field, a_text: str, b_text: str) -> float:
+    if _common(a.name) or _common(b.name):
+        return 0.0
+    names = _name_similarity(a.name, b.name)
+    if names < 0.8:
+        return 0.0
+    score = names * 0.5
+    if a.kind and a.kind == b.kind:
+        score += 0.3
+    elif b.kind in _COMPATIBLE.get(a.kind, set()):
+        score += 0.15
+    if a_text and b_text:
+        score += _jaccard(a_text, b_text) * 0.2
+    if names == 1.0 and a.kind == b.kind:
+        score += 0.1
+    return min(score, 1.0)
+
+
+def _fields(tool: Tool) -> list[_Field]:
+    return [
+        _Field(
+            name,
+            str(prop.get("type")) if isinstance(prop.get("type"), str) else "",
+            prop.get("type") == "string" and not any(key in prop for key in ("enum", "pattern", "format")),
+        )
+        for name, prop in properties_of(tool).items()
+    ]
+
+
+def flows(tools: Sequence[Tool]) -> list[_Flow]:
+    """Inferred value flows between tools: fields of two tools whose names (and types) match closely.
+
+    Names are compared once per pair of distinct names, so a long tool list costs little more than its
+    distinct parameter names."""
+    fields = [_fields(tool) for tool in tools]
+    holders: dict[str, list[tuple[int, int]]] = {}  # name -> (tool index, field index)
+    for tool_index, tool_fields in enumerate(fields):
+        for field_index, field in enumerate(tool_fields):
+            if not _common(field.name):
+                holders.setdefault(field.name, []).append((tool_index, field_index))
+    names = list(holders)
+    found: list[tuple[tuple[int, int, int, int], _Flow]] = []
+    for a_name in names:
+        for b_name in names:
+            if _name_similarity(a_name, b_name) < 0.8:
+                continue
+            for source, a_index in holders[a_name]:
+                for target, b_index in holders[b_name]:
+                    if source == target:
+                        continue
+                    a, b = fields[source][a_index], fields[target][b_index]
+                    source_text, target_text = description_of(tools[source]), description_of(tools[target])
+                    score = _confidence(a, b, source_text, target_text)
+                    if score >= 0.6:
+                        flow = _Flow(name_of(tools[source]), a.name, name_of(tools[target]), b.name, score)
+                        found.append(((source, target, a_index, b_index), flow))
+    return [flow for _, flow in sorted(found, key=lambda item: item[0])]
+
+
+def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
+    kinds: dict[str, dict[str, _Field]] = {}
+    for tool in tools:  # tools that share a name (E113) pool their fields, so each flow finds its own
+        fields = kinds.setdefault(name_of(tool), {})
+        for field in _fields(tool):
+            fields.setdefault(field.name, field)
+    seen: set[tuple[str, str, str]] = set()
+    for flow in flows(tools):
+        key = (flow.source, flow.field, flow.target)
+        if flow.confidence < PROPAGATION_CONFIDENCE or key in seen:
+            continue
+        if kinds[flow.source][flow.field].free and kinds[flow.target][flow.target_field].free:
+            seen.add(key)
+            yield finding(
+                flow.source,
+                "E105",
+                "free-text-propagation",
+                f"Unconstrained string {flow.field!r} flows from {flow.source!r} to {flow.target!r}: "
+                "agents may pass free text where structured data is expected.",
+                f"args.{flow.field}",
+            )
+
+
+def circular_dependencies(tools: Sequence[Tool]) -> Iterator[Finding]:
+    graph: dict[str, list[str]] = {}
+    for flow in flows(tools):
+        if flow.confidence >= CYCLE_CONFIDENCE and flow.target not in graph.setdefault(flow.source, []):
+            graph[flow.source].append(flow.target)
+    cycles: set[tuple[str, ...]] = set()
+    for start in graph:
+        stack: list[tuple[str, list[str]]] = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for neighbour in graph.get(node, []):
+                if neighbour == start:
+                    cycles.add(tuple(sorted(path)))
+                elif neighbour not in path and len(path) < len(graph):
+                    stack.append((neighbour, [*path, neighbour]))
+    for cycle in sorted(cycles):
+        yield finding(
+            cycle[0],
+            "E107",
+            "circular-dependency",
+            f"Circular dependency between {', '.join(cycle)}: agents may loop.",
+            "dependencies",
+        )

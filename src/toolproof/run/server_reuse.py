@@ -1,0 +1,119 @@
+"""`--reuse-server`: which cases may share a server, and running one on a shared server.
+
+A case shares only when nothing it does can change what a later case sees, proven two ways. Statically
+(`alone_reason`): no `isolate: true`, no file or `net_delta` expectation, and a block that only reads
+(tools/call, tools/list or completion; never resources, prompts, logging, notifications or sampling,
+whose answers depend on subscriptions, levels and timing a previous case may have set). Dynamically
+(`read_only`): every tool it calls, setup included, is declared `readOnlyHint: true` by the server itself.
+Every other case gets a fresh server, as without the flag. Shared servers see one run-wide fixture copy,
+which only such read-only cases use; a shared server that fails a case at the transport or protocol
+level, or times out, is stopped, and the case runs again on a fresh server if an earlier case had used it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import anyio
+
+from toolproof.mcp.errors import RequestFailed
+from toolproof.mcp.session import Session
+from toolproof.model.result import FailureKind
+from toolproof.model.server_case import AssertBlock, Case, CompletionBlock, Expect, ToolsBlock
+from toolproof.sources.connect import connect_spec
+from toolproof.sources.options import ServerOptions
+from toolproof.sources.server import ServerExchange, observe_case
+from toolproof.sources.shared_servers import SharedServers
+
+SHARED_BLOCKS = (AssertBlock, ToolsBlock, CompletionBlock)
+SIDE_EFFECT_CHECKS = ("net_delta", "file_contains", "file_not_contains", "file_not_exists", "file_unchanged")
+BROKEN_KINDS = frozenset({FailureKind.TRANSPORT, FailureKind.PROTOCOL, FailureKind.TIMEOUT})
+DECLARATION_WAIT_S = 5.0
+
+
+def alone_reason(case: Case) -> str | None:
+    """Why the case needs a fresh server of its own whatever its tools declare; None if it may share."""
+    if case.isolate:
+        return "isolate: true"
+    if not isinstance(case.block, SHARED_BLOCKS):
+        return f"a {case.block.kind} block"
+    expect = getattr(case.block, "expect", None)
+    if isinstance(expect, Expect):
+        for name in SIDE_EFFECT_CHECKS:
+            if getattr(expect, name) is not None:
+                return f"a {name} expectation"
+    return None
+
+
+def called_tools(case: Case) -> list[str]:
+    """Every tool the case calls: its setup steps', then its block's."""
+    tools = [step.tool for step in case.setup]
+    if isinstance(case.block, AssertBlock):
+        tools.append(case.block.tool)
+    return tools
+
+
+async def read_only(case: Case, session: Session) -> bool:
+    """Whether the server declares every tool the case calls `readOnlyHint: true` (an unlisted tool, or a
+    listing that fails, proves nothing)."""
+    for tool in called_tools(case):
+        declared = await session.tool_declaration(tool)
+        annotations = (declared or {}).get("annotations")
+        if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True:
+            return False
+    return True
+
+
+@dataclass
+class SharedRun:
+    """A case's exchange with a shared server, the variables its expectations were resolved with, and the
+    server's number."""
+
+    exchange: ServerExchange
+    server: int
+
+
+class Reuse:
+    """The run's shared servers and the one fixture copy they see."""
+
+    def __init__(self, servers: SharedServers, fixture: str | None) -> None:
+        self.servers = servers
+        self.variables = {"fixture": fixture} if fixture else {}
+
+    async def observe(
+        self,
+        case: Case,
+        options: ServerOptions,
+        resolve: Callable[[Mapping[str, str]], Expect],
+        on_answered: Callable[[], None],
+    ) -> SharedRun | None:
+        """The case run on a shared server; None when it must run on a fresh one instead (it may not
+        share, or its shared server broke under it after serving an earlier case)."""
+        if alone_reason(case) is not None:
+            return None
+        try:
+            spec = connect_spec(case.server, self.variables, options, request_timeout=options.timeout_s)
+            lease = await self.servers.borrow(spec)
+        except RequestFailed:
+            return None  # the fresh run reports why the server could not start
+        try:
+            with anyio.fail_after(DECLARATION_WAIT_S):
+                allowed = await read_only(case, lease.session)
+        except (RequestFailed, TimeoutError):
+            self.servers.give_back(spec, lease, healthy=False)
+            return None
+        if not allowed:
+            self.servers.give_back(spec, lease, healthy=True)
+            return None
+        variables = dict(self.variables)
+        junk = len(lease.session.protocol_errors)
+        exchange = await observe_case(
+            case, options, variables, resolve(variables), on_answered=on_answered, shared=lease.session
+        )
+        kind = exchange.failure.kind if exchange.failure else None
+        healthy = kind not in BROKEN_KINDS and len(lease.session.protocol_errors) == junk
+        self.servers.give_back(spec, lease, healthy=healthy)
+        if not healthy and lease.used:
+            return None
+        return SharedRun(exchange, lease.number)
