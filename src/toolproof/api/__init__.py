@@ -46,6 +46,13 @@ Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
 _NAMED = 3  # cases named in a warning before "and N more"
 
 
+def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path]:
+    """`paths` as a list; a single path (`"suite.yaml"`) is one path, never a sequence of characters."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    return [Path(each) for each in paths]
+
+
 def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
     """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
     pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
@@ -59,7 +66,7 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
         raise UsageError("give at least one suite file or directory")
     try:
         items = [
-            item for path in load.discover([Path(each) for each in paths]) for item in load.load_file(path)
+            item for path in load.discover(path_list(paths)) for item in load.load_file(path)
         ]
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
@@ -260,8 +267,8 @@ def check_traces(
 
     zone = time_zone(timezone)
     moment = when(now, zone) if now is not None else None
-    runs, recorded = read_runs([Path(each) for each in traces], platform, response_path)
-    loaded, errors = agent_cases([Path(each) for each in cases], recorded)
+    runs, recorded = read_runs(path_list(traces), platform, response_path)
+    loaded, errors = agent_cases(path_list(cases), recorded)
     order = _order(last_failed, failed_first)
     loaded = order(loaded) if order else loaded
     judged = [case.name for case in loaded if has_judge(case)]
@@ -329,7 +336,7 @@ def evaluate(
         return None if value is None else Path(value)
 
     request = EvalRequest(
-        paths=[Path(each) for each in paths],
+        paths=path_list(paths),
         config=path(config),
         agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
         judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),

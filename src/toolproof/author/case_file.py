@@ -11,6 +11,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from toolproof import __version__
 from toolproof.author.drafts import Draft
+from toolproof.core.sanitize import clean
 from toolproof.model.server_case import (
     AssertBlock,
     Block,
@@ -75,6 +76,7 @@ def render(draft: Draft, label: str, when: datetime) -> str:
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.dump(_quoted(data), stream)
-    return "\n".join(line.replace("\n", " ") for line in header) + "\n" + stream.getvalue()
+    comment = "\n".join(clean(line).replace("\n", " ") for line in header)  # server text: no escapes
+    return comment + "\n" + stream.getvalue()
 
 

@@ -38,6 +38,18 @@ _FENCE = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
+class Approved:
+    """A judge check that passed, with the judge's reason and score, so that reports can show why."""
+
+    reason: str
+    score: float | None = None
+
+    def __str__(self) -> str:
+        scored = f"score {self.score:g}" if self.score is not None else ""
+        return "; ".join(part for part in (scored, self.reason) if part)
+
+
+@dataclass(frozen=True)
 class JudgeItem:
     """One question put to the judge: a check, or one negative constraint of a check."""
 
@@ -248,13 +260,16 @@ def _verdict(item: JudgeItem, check: JudgeCheck, answer: Mapping[str, Any]) -> t
     return verdict, reason, None
 
 
-def verdicts(request: JudgeRequest, subjects: Sequence[Subject], answer_text: str) -> list[Failure | None]:
-    """One verdict per subject, in order: None when it passed, else a Failure saying why."""
+def verdicts(
+    request: JudgeRequest, subjects: Sequence[Subject], answer_text: str
+) -> list[Failure | Approved]:
+    """One verdict per subject, in order: Approved (with the judge's reason) when it passed, else a Failure
+    saying why."""
     answers = _answers(answer_text)
     if answers is None:
         excerpt = answer_text if len(answer_text) <= 300 else answer_text[:300] + "…"
         return [_fail(INVALID_JSON, actual=excerpt, judge_answer=excerpt) for _ in subjects]
-    results: list[Failure | None] = []
+    results: list[Failure | Approved] = []
     for position, subject in enumerate(subjects):
         check = subject.check
         mine = [item for item in request.items if item.position == position]
@@ -284,7 +299,7 @@ def verdicts(request: JudgeRequest, subjects: Sequence[Subject], answer_text: st
         if score is not None:
             details |= {"score": score, "threshold": check.threshold}
         if passed and not violated:
-            results.append(None)
+            results.append(Approved(str(reason or ""), score))
             continue
         parts = []
         if not passed:

@@ -18,7 +18,7 @@ from typing import Any
 from toolproof.check.evaluation import Evaluation, Outcome
 from toolproof.check.extract import extract
 from toolproof.check.json_text import as_text
-from toolproof.check.judge import Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
+from toolproof.check.judge import Approved, Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.preconditions import unmet
 from toolproof.check.registry import NotEvaluated, Verdict, describe, registered
 from toolproof.check.run_view import RunView, Scoped
@@ -55,10 +55,12 @@ def _check(check: Assertion, turn: int | None, view: RunView, scope: Scope) -> V
     return entry.check(check, Scoped(view, turn, scope))
 
 
-def _outcome(check: Assertion, turn: int | None, verdict: Verdict) -> Outcome:
+def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) -> Outcome:
     label = describe(check) if turn is None else f"turn {turn + 1}: {describe(check)}"
     if verdict is None:
         return Outcome(check, turn, label, Status.PASS)
+    if isinstance(verdict, Approved):
+        return Outcome(check, turn, label, Status.PASS, reason=str(verdict) or None)
     if isinstance(verdict, NotEvaluated):
         return Outcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
     failure = verdict.model_copy(update={"check": check.kind})
@@ -217,7 +219,7 @@ class Evaluating:
             failure = Failure(
                 kind=FailureKind.TRANSPORT, message=f"the judge failed: {type(reply).__name__}: {reply}"
             )
-            results: list[Failure | None] = [failure] * len(subjects)
+            results: list[Failure | Approved] = [failure] * len(subjects)
         else:
             results = verdicts(request, subjects, reply)
         for number, result in zip(asked, results, strict=True):

@@ -71,8 +71,9 @@ def add_suite_options(parser: argparse.ArgumentParser, *, jobs: bool = True) -> 
 
 def add_server_options(parser: argparse.ArgumentParser, *, server_help: str, timeout: float = 30.0) -> None:
     parser.add_argument("--server", metavar="CMD", help=server_help)
-    parser.add_argument("--transport", choices=TRANSPORTS, default="stdio",
-                        help="how --server is reached: stdio (a command, default), sse or http (a URL)")
+    parser.add_argument("--transport", choices=TRANSPORTS,
+                        help="how --server is reached: stdio (a command), sse or http (a URL); "
+                        "default: http for a URL, stdio otherwise")
     parser.add_argument("--headers", metavar="K=V,...", default="",
                         help="HTTP headers for an sse/http --server, e.g. 'Authorization=Bearer ${TOKEN}'")
     parser.add_argument("--timeout", type=duration_arg, default=timeout, metavar="DURATION",
@@ -96,11 +97,13 @@ def parse_headers(text: str) -> dict[str, str]:
     return headers
 
 
-def server_config(spec: str, transport: str, headers: str) -> ServerConfig:
-    """The server `--server` names: a command line (stdio; split like a shell, never run by one) or a URL."""
+def server_config(spec: str, transport: str | None, headers: str) -> ServerConfig:
+    """The server `--server` names: a command line (stdio; split like a shell, never run by one) or a URL
+    (Streamable HTTP unless `transport` says otherwise)."""
     from toolproof.model.server_case import ServerConfig, Transport
 
-    kind = Transport(transport)
+    is_url = spec.startswith(("http://", "https://"))
+    kind = Transport(transport or ("http" if is_url else "stdio"))
     if kind is Transport.STDIO:
         try:
             words = shlex.split(spec)

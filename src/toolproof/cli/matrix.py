@@ -37,8 +37,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_suite_options(parser)
     parser.add_argument("--server", action="append", default=[], metavar="NAME=CMD",
                         help="a server to run the suite against (repeat for each)")
-    parser.add_argument("--transport", choices=TRANSPORTS, default="stdio",
-                        help="how every --server is reached: stdio (a command, default), sse or http (a URL)")
+    parser.add_argument("--transport", choices=TRANSPORTS,
+                        help="how every --server is reached: stdio (a command), sse or http (a URL); "
+                        "default: http for a URL, stdio otherwise")
     parser.add_argument("--headers", metavar="K=V,...", default="", help="HTTP headers for sse/http servers")
     parser.add_argument("--timeout", type=duration_arg, default=30.0, metavar="DURATION",
                         help="per-case timeout (default 30s)")
@@ -48,7 +49,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=matrix)
 
 
-def named_servers(specs: list[str], transport: str, headers: str) -> list[tuple[str, ServerConfig]]:
+def named_servers(specs: list[str], transport: str | None, headers: str) -> list[tuple[str, ServerConfig]]:
     servers: list[tuple[str, ServerConfig]] = []
     for spec in specs:
         name, sep, command = spec.partition("=")

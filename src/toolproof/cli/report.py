@@ -22,11 +22,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     from toolproof.core.writing import write_atomic
-    from toolproof.report.html import ReportFormatError, check_document, render_html
+    from toolproof.report.html import ReportFormatError, render_saved
 
     try:
-        document = check_document(json.loads(args.report.read_text(encoding="utf-8")), str(args.report))
-        page = render_html(document)
+        page = render_saved(json.loads(args.report.read_text(encoding="utf-8")), str(args.report))
     except OSError as error:
         return _fail(f"{args.report}: {error.strerror or error}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:

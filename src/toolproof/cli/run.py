@@ -144,6 +144,14 @@ def run(args: argparse.Namespace) -> int:
         trials=args.trials,
         maxfail=args.maxfail or 0,
     )
+    unrun = len(chosen) - len(result.results)
+    if args.maxfail and result.stopped_by is None and unrun > 0:
+        print(
+            f"{command}: stopped after {args.maxfail} failure(s) (-x/--maxfail); "
+            f"{unrun} of {len(chosen)} cases not run",
+            file=sys.stderr,
+        )
+        return exit_status(command, result)  # failed; a threshold does not judge a run cut short
     return gated(args, result, exit_status(command, result))
 
 

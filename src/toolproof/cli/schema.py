@@ -19,7 +19,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "error.",
     )
     parser.add_argument("format", choices=list(FORMATS), metavar="FORMAT", help=", ".join(FORMATS))
-    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="files to check against it")
+    parser.add_argument(
+        "files", nargs="*", default=[], type=Path, metavar="FILE", help="files to check against it"
+    )
     parser.set_defaults(handler=run)
 
 

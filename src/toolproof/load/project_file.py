@@ -10,6 +10,9 @@ system: You are a support agent.
 max_steps: 30               # model calls per user turn before the run stops
 temperature: 0
 max_tokens: 4096
+guardrails:                 # PromptKit's validators, run on each reply (guardrail_triggered reads them):
+  - {type: banned_words, params: {words: [guarantee]}}   # also max_length, max_sentences,
+                            # required_fields, commit (see model/guardrail.py)
 max_concurrency: 4          # the provider's requests in flight at once (shared by every case using it)
 max_retries: 3              # further tries after a 429, a 5xx or a connection error
 request_timeout: 60s        # one HTTP request to the provider (`timeout` below bounds a whole trial)
@@ -45,6 +48,7 @@ from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.base import Frozen
+from toolproof.model.guardrail import Guardrail
 from toolproof.model.server_case import ServerConfig
 from toolproof.model.target import HttpTarget
 
@@ -81,6 +85,7 @@ class AgentSettingsFile(ProviderSettings):
     max_steps: int | None = Field(default=None, ge=1)
     temperature: float | None = Field(default=None, ge=0, le=2)
     max_tokens: int | None = Field(default=None, ge=1)
+    guardrails: list[Guardrail] | None = None
 
 
 class ProjectConfig(AgentSettingsFile):

@@ -56,8 +56,9 @@ def _step(annotation: Any, part: int | str) -> Any:
     origin = get_origin(annotation)
     if origin in (Union, types.UnionType):  # a discriminated union: the location names the member's tag
         for member in get_args(annotation):
-            kind = member.model_fields.get("kind") if _is_model(member) else None
-            if kind is not None and kind.default == part:
+            fields = member.model_fields if _is_model(member) else {}
+            kind = fields.get("kind") or fields.get("type")  # a file's `type:` tag (guardrails)
+            if kind is not None and part in (kind.default, *get_args(kind.annotation)):
                 return member
         return None
     if _is_model(annotation):

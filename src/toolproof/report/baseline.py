@@ -16,9 +16,9 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolproof.core.sanitize import Scrubber
-from toolproof.core.writing import write_best_effort
-from toolproof.model.events import Event, RunFinished
+from toolproof.core.sanitize import MASK, Scrubber
+from toolproof.core.writing import warn, write_best_effort
+from toolproof.model.events import Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
 
 
@@ -115,6 +115,7 @@ class Comparison:
 def compare(baseline: dict[str, Entry], results: Sequence[CaseResult]) -> Comparison:
     """The regressions, new and removed cases of `results` against `baseline`."""
     now = entries_of(results)
+    baseline = _unmasked(baseline, now)
     regressions = []
     for name, entry in now.items():
         before = baseline.get(name)
@@ -135,15 +136,51 @@ def compare(baseline: dict[str, Entry], results: Sequence[CaseResult]) -> Compar
     )
 
 
+def _unmasked(baseline: dict[str, Entry], now: dict[str, Entry]) -> dict[str, Entry]:
+    """`baseline` with each name saved masked (a secret in a case name is written as ***) keyed by the name
+    of this run it stands for, so the case is compared rather than listed as removed and new."""
+    keyed = dict(baseline)
+    unmatched = [name for name in now if name not in baseline]
+    for masked in [name for name in baseline if MASK in name and name not in now]:
+        match = next((name for name in unmatched if _stands_for(masked, name)), None)
+        if match is not None:
+            keyed[match] = keyed.pop(masked)
+            unmatched.remove(match)
+    return keyed
+
+
+def _stands_for(masked: str, name: str) -> bool:
+    """Whether `name` is `masked` with each *** standing for at least one character."""
+    first, *middle, last = masked.split(MASK)
+    if not name.startswith(first) or not name.endswith(last):
+        return False
+    position, end = len(first), len(name) - len(last)
+    for part in middle:
+        found = name.find(part, position + 1)
+        if found < 0:
+            return False
+        position = found + len(part)
+    return end > position
+
+
 class BaselineWriter:
-    """Writes the run's baseline to `path` when it finishes."""
+    """Writes the run's baseline to `path` when it finishes; a run that stopped before every case ran (a
+    signal, -x, --maxfail) leaves the file as it was, with a warning, as its cases that did not run would
+    be missing from it."""
 
     def __init__(
         self, path: str | os.PathLike[str], secrets: Iterable[str] = (), *, stderr: TextIO | None = None
     ) -> None:
         self._path, self._secrets, self._stderr = path, tuple(secrets), stderr
+        self._total = 0
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunFinished):
+        if isinstance(event, RunStarted):
+            self._total = event.total
+        elif isinstance(event, RunFinished):
+            if len(event.results) < self._total:
+                ran = f"{len(event.results)} of {self._total}"
+                warn(f"baseline not saved to {self._path}: the run stopped after {ran} cases", self._stderr)
+                return
             text = baseline_document(event.results, self._secrets)
             write_best_effort(self._path, text, atomic=True, stderr=self._stderr)

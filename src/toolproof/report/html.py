@@ -38,7 +38,20 @@ def check_document(document: Any, source: str) -> dict[str, Any]:
         )
     if not isinstance(document.get("results"), list) or not isinstance(document.get("summary"), dict):
         raise ReportFormatError(f"{source}: `results` must be a list and `summary` an object")
+    for index, result in enumerate(document["results"]):
+        if not isinstance(result, dict):
+            raise ReportFormatError(f"{source}: results[{index}] must be an object, got {result!r:.40}")
     return document
+
+
+def render_saved(document: Any, source: str) -> str:
+    """The page for a saved report `source` held; raises ReportFormatError for one that is not a whole
+    toolproof report of a version this toolproof reads (a missing key or a value of the wrong type)."""
+    checked = check_document(document, source)
+    try:
+        return render_html(checked)
+    except (jinja2.TemplateError, TypeError, AttributeError, KeyError, ValueError) as error:
+        raise ReportFormatError(f"{source}: not a complete toolproof JSON report: {error}") from None
 
 
 def render_html(document: dict[str, Any]) -> str:

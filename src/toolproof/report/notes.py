@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from toolproof.core.sanitize import Scrubber
-from toolproof.model.events import Event, RunFinished
+from toolproof.model.events import Event, RunFinished, RunStarted
 from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import one_line
 from toolproof.report.gate import pass_percentage
@@ -39,16 +39,25 @@ class BaselineNote:
 
 
 class ThresholdNote:
-    """Prints the pass rate of the non-skipped cases against `threshold` when the run finishes."""
+    """Prints the pass rate of the non-skipped cases against `threshold` when the run finishes (a run that
+    stopped before every case ran is not judged by it)."""
 
     def __init__(self, threshold: int, *, stdout: TextIO | None = None) -> None:
         self._threshold, self._stdout = threshold, stdout
+        self._total = 0
 
     def handle(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self._total = event.total
         if not isinstance(event, RunFinished):
             return
         percentage = pass_percentage(event.results)
-        if percentage is None:
+        if len(event.results) < self._total:
+            line = (
+                f"pass rate: the run stopped after {len(event.results)} of {self._total} cases; "
+                f"threshold {self._threshold}% not applied"
+            )
+        elif percentage is None:
             line = f"pass rate: no case ran (threshold {self._threshold}%)"
         else:
             verdict = "met" if percentage >= self._threshold else "NOT met"

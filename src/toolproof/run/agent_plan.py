@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig
+from toolproof.model.guardrail import Guardrail
 from toolproof.model.scenario import AgentCase
 from toolproof.model.server_case import ServerConfig, Transport
 from toolproof.model.target import HttpTarget
@@ -36,6 +37,7 @@ AGENT_FIELDS = (
     "max_concurrency",
     "max_retries",
     "request_timeout",
+    "guardrails",
 )
 Recorded = Callable[[AgentCase], Mapping[str, Any]]
 """Under `--replay`: the agent settings a case's cassette recorded, the lowest layer of its plan."""
@@ -44,7 +46,8 @@ Recorded = Callable[[AgentCase], Mapping[str, Any]]
 @dataclass(frozen=True)
 class AgentSpec:
     """Everything that decides how the agent of one run is called: its provider (kind, endpoint, model, key;
-    the provider's limits, None for its defaults) and the settings of each request and of the loop."""
+    the provider's limits, None for its defaults) and the settings of each request and of the loop (the
+    guardrails run on each reply among them)."""
 
     provider: str
     model: str
@@ -58,6 +61,7 @@ class AgentSpec:
     max_concurrency: int | None = None
     max_retries: int | None = None
     request_timeout: float | None = None
+    guardrails: tuple[Guardrail, ...] = ()
 
 
 HTTP_AGENT = AgentSpec(provider="http", model="")
@@ -158,6 +162,7 @@ def _spec(settings: Mapping[str, Any]) -> AgentSpec | str:
         max_concurrency=settings.get("max_concurrency"),
         max_retries=settings.get("max_retries"),
         request_timeout=settings.get("request_timeout"),
+        guardrails=tuple(settings.get("guardrails") or ()),
     )
 
 

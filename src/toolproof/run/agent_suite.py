@@ -252,6 +252,7 @@ def _settings(plan: Plan) -> AgentSettings:
         max_steps=agent.max_steps,
         max_tokens=agent.max_tokens,
         temperature=agent.temperature,
+        guardrails=agent.guardrails,
     )
 
 

@@ -245,6 +245,20 @@ def test_last_failed_failed_first_and_exitfirst(four_of_five: Path, tmp_path: Pa
     assert names("--lf") == ["echo 1", "echo 2", "echo 3", "echo 4", "echo 5"]  # nothing failed: all run
 
 
+def test_exitfirst_says_how_many_cases_it_left_unrun(
+    four_of_five: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = four_of_five / "case5.yaml"  # the failing case, named first so it runs first
+    assert main(["run", str(first), str(four_of_five), "-j", "1", "-q", "-x"]) == 1
+    err = capsys.readouterr().err
+    stop = r"toolproof run: stopped after 1 failure\(s\) \(-x/--maxfail\); [34] of 5 cases not run"
+    assert re.search(stop, err)  # the next case may have run while the failed one's server stopped
+    assert main(["ci", str(first), str(four_of_five), "-j", "1", "-q", "-x", "--threshold", "0"]) == 1
+    assert "threshold 0% not applied" in capsys.readouterr().out  # 0% of what ran meets 0, yet it stopped
+    assert main(["run", str(four_of_five), "-q", "--maxfail", "9999999999999999999"]) == 1
+    assert "not run" not in capsys.readouterr().err
+
+
 def test_bare_json_prints_the_report_on_stdout(
     four_of_five: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -98,6 +98,13 @@ def test_collect_suite_runs_nothing() -> None:
     assert collection.errors == []
 
 
+def test_a_single_path_is_one_path_not_a_sequence_of_characters() -> None:
+    collection = toolproof.collect_suite(str(GREETER))
+    assert len(collection.cases) == 3
+    runs = toolproof.check_traces(str(AGENT), AGENT / "traces", skip_judge=True)
+    assert runs.passed > 0 and runs.failed > 0
+
+
 def test_check_traces() -> None:
     runs = toolproof.check_traces([AGENT], [AGENT / "traces"], skip_judge=True)
     assert runs.exit_code == toolproof.ExitCode.FAILED  # the bad runs are bad on purpose

@@ -206,3 +206,24 @@ def test_the_judge_is_asked_out_of_band_and_nothing_is_evaluated_twice() -> None
     assert [o.status for o in evaluation.outcomes] == [Status.PASS, Status.PASS, Status.PASS, Status.ERROR]
     failure = evaluation.outcomes[3].failure
     assert failure is not None and failure.message == "the judge failed: RuntimeError: judge down"
+
+
+def test_a_passing_judge_check_keeps_its_reason_and_score_for_the_reports() -> None:
+    from toolproof.check.looked_at import run_steps
+
+    checks = (
+        JudgeCheck(label="polite", criteria="Is it polite?"),
+        JudgeCheck(criteria="Is it short?", threshold=0.5),
+    )
+    judge = ScriptedJudge(
+        results(
+            {"id": "agent-check-1", "pass": True, "reason": "thanks the user"},
+            {"id": "agent-check-2", "score": 0.9, "reason": "one sentence"},
+        )
+    )
+    evaluation = evaluate_case(case(*checks), run(reply="Thank you!"), judge)
+    assert [outcome.status for outcome in evaluation.outcomes] == [Status.PASS, Status.PASS]
+    assert evaluation.outcomes[0].reason == "thanks the user"
+    assert evaluation.outcomes[1].reason == "score 0.9; one sentence"
+    reply = run_steps(evaluation)[-1]
+    assert any("thanks the user" in note for note in reply.checks)

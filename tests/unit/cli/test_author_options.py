@@ -35,5 +35,34 @@ def test_server_specs() -> None:
     assert remote.headers == {"Authorization": "Bearer t", "X-A": "b=c"}
     with pytest.raises(UsageError, match="URL"):
         server_config("node s.js", "http", "")
+    with pytest.raises(UsageError, match="URL"):
+        server_config("node s.js", "sse", "")
     with pytest.raises(UsageError, match="KEY=VALUE"):
         parse_headers("novalue")
+
+
+@pytest.mark.parametrize("command", ["init", "generate", "snapshot", "coverage", "watch"])
+def test_a_url_without_transport_is_streamable_http(command: str) -> None:
+    """As in the probes, a URL without --transport is reached over Streamable HTTP, not run as a command."""
+    from toolproof.cli.author_options import given_server
+    from toolproof.model.server_case import Transport
+
+    args = build_parser()[0].parse_args([command, "--server", "http://127.0.0.1:1/mcp", "--headers", "A=1"])
+    server = given_server(args)
+    assert server is not None
+    assert (server.transport, server.url) == (Transport.HTTP, "http://127.0.0.1:1/mcp")
+    assert server.headers == {"A": "1"}
+    args = build_parser()[0].parse_args([command, "--server", "node s.js"])
+    stdio = given_server(args)
+    assert stdio is not None and (stdio.transport, stdio.command) == (Transport.STDIO, "node")
+
+
+def test_matrix_urls_without_transport_are_streamable_http() -> None:
+    from toolproof.cli.matrix import named_servers
+    from toolproof.model.server_case import Transport
+
+    argv = ["matrix", "s", "--server", "a=http://h/mcp", "--server", "b=node s.js"]
+    args = build_parser()[0].parse_args(argv)
+    (_, remote), (_, local) = named_servers(args.server, args.transport, args.headers)
+    assert (remote.transport, remote.url) == (Transport.HTTP, "http://h/mcp")
+    assert local.transport is Transport.STDIO

@@ -83,3 +83,10 @@ def test_an_empty_directory_exits_5(tmp_path: Path) -> None:
     assert main(["run", str(tmp_path), "--collect-only"]) == 5
     assert main(["check", str(tmp_path), "--trace", str(tmp_path), "-q"]) == 5
     assert main(["eval", str(tmp_path), "-q"]) == 5
+
+
+def test_schema_without_a_format_does_not_call_its_optional_files_required(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = usage_error(capsys, "schema")
+    assert "the following arguments are required: FORMAT\n" in err

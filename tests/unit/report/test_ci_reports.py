@@ -11,9 +11,18 @@ from tests.unit.report.synthetic import SECRET, feed, sample
 
 from toolproof.check.trials import combine
 from toolproof.core.sanitize import MASK
+from toolproof.model.events import RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
-from toolproof.report.baseline import BaselineError, Entry, compare, entries_of, load_baseline
+from toolproof.report.baseline import (
+    BaselineError,
+    BaselineWriter,
+    Entry,
+    baseline_document,
+    compare,
+    entries_of,
+    load_baseline,
+)
 from toolproof.report.gate import meets_threshold, pass_percentage
 from toolproof.report.history import LastFailedWriter, last_failed, prioritise
 from toolproof.report.html import ReportFormatError, check_document, render_html
@@ -95,6 +104,33 @@ def test_bad_baselines_name_the_file_and_field(tmp_path: Path, text: str, proble
         load_baseline(tmp_path / "missing.json")
 
 
+def test_a_case_named_with_a_secret_is_compared_with_its_masked_baseline_entry(tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    before = [result(f"uses {SECRET} twice: {SECRET}", Status.PASS), result("plain", Status.PASS)]
+    path.write_text(baseline_document(before, [SECRET]))
+    assert SECRET not in path.read_text()
+    now = [result(f"uses {SECRET} twice: {SECRET}", Status.FAIL), result("plain", Status.PASS)]
+    found = compare(load_baseline(path), now)
+    assert [each.name for each in found.regressions] == [f"uses {SECRET} twice: {SECRET}"]
+    assert found.new == () and found.removed == ()
+    other = compare(load_baseline(path), [result("uses x twice", Status.PASS)])  # one *** each, not zero
+    assert other.new == ("uses x twice",) and len(other.removed) == 2
+
+
+def test_a_run_that_stopped_early_leaves_the_saved_baseline_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "b.json"
+    path.write_text('{"entries": [{"name": "a", "status": "PASS"}, {"name": "b", "status": "PASS"}]}')
+    writer = BaselineWriter(path)
+    writer.handle(RunStarted(total=2))
+    writer.handle(RunFinished(results=[result("a", Status.PASS)]))  # stopped by a signal or -x
+    assert [entry.name for entry in load_baseline(path).values()] == ["a", "b"]
+    assert f"baseline not saved to {path}: the run stopped after 1 of 2 cases" in capsys.readouterr().err
+    writer.handle(RunFinished(results=[result("a", Status.PASS), result("b", Status.FAIL)]))
+    assert load_baseline(path)["b"].status == "FAIL"
+
+
 def test_mcp_assert_baselines_with_extra_keys_are_read(tmp_path: Path) -> None:
     path = tmp_path / "b.json"
     path.write_text('{"entries": [{"name": "x", "status": "PASS", "language": "go"}]}')
@@ -141,6 +177,8 @@ def test_badge_colours_and_counts() -> None:
         "color": "yellow",
     }
     assert json.loads(badge_document([result("f", Status.FAIL), result("s", Status.SKIP)]))["color"] == "red"
+    nothing_ran = json.loads(badge_document([result("s", Status.SKIP)]))
+    assert (nothing_ran["message"], nothing_ran["color"]) == ("0/0", "lightgrey")
 
 
 def test_html_escapes_server_text_and_checks_the_document_format(tmp_path: Path) -> None:

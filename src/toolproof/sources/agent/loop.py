@@ -2,9 +2,10 @@
 
 For each user turn the model gets the conversation so far and the tool catalog. While it asks for tools,
 each call is executed over the host in the order asked and its result fed back; its first reply without tool
-uses is the turn's answer. A turn that is still calling tools after `max_steps` model calls ends the run, as
-does a provider that cannot answer: the transcript keeps what happened and says why it stopped
-(`metadata["stop"]`), so the verdict can say so too. Later turns carry the whole conversation forward.
+uses is the turn's answer, on which the configured guardrails run (`Turn.guardrails`; None when none are
+configured or the turn gave no answer). A turn that is still calling tools after `max_steps` model calls
+ends the run, as does a provider that cannot answer: the transcript keeps what happened and says why it
+stopped (`metadata["stop"]`), so the verdict can say so too. Later turns carry the whole conversation forward.
 Anything else the provider or the host raises (a replayed cassette that does not hold the request) is not
 an answer the model could be shown: it propagates and ends the run.
 """
@@ -16,8 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolproof.model.guardrail import Guardrail
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 from toolproof.providers.base import Message, ModelRequest, Provider, ProviderError, ToolSpec
+from toolproof.sources.agent.guardrails import evaluate
 from toolproof.sources.agent.host import ToolHost
 
 DEFAULT_MAX_STEPS = 30
@@ -27,13 +30,15 @@ STOP_PROVIDER = "provider_error"
 
 @dataclass(frozen=True)
 class AgentSettings:
-    """How the model is called: which model, the system prompt, the step limit per user turn, sampling."""
+    """How the model is called: which model, the system prompt, the step limit per user turn, sampling; and
+    the guardrails run on each turn's answer."""
 
     model: str
     system: str | None = None
     max_steps: int = DEFAULT_MAX_STEPS
     max_tokens: int = 4096
     temperature: float | None = None
+    guardrails: tuple[Guardrail, ...] = ()
 
 
 @dataclass
@@ -114,6 +119,9 @@ class _Conversation:
             calls=tuple(calls),
             usage=usage,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            guardrails=evaluate(self.settings.guardrails, reply_text)
+            if self.settings.guardrails and not stop
+            else None,
         )
         return record, stop
 
