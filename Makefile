@@ -39,6 +39,7 @@ bench: setup
 	python bench/run_bench.py
 	python bench/bench_assertions.py
 	python bench/bench_notifications.py
+	python bench/bench_startup.py
 
 clean:
 	rm -rf $(VENV) node_modules

@@ -18,7 +18,6 @@ from toolproof.check.json_text import as_text, compact_json
 from toolproof.check.patterns import PatternError, PatternTimeout, regex_search
 from toolproof.core.expressions import ExpressionError, Scope, evaluate, parse_temporal, text_of
 from toolproof.core.gofmt import go_v
-from toolproof.core.schemas import schema_violation
 from toolproof.model.scenario import (
     AnyMatcher,
     CallCheck,
@@ -213,6 +212,8 @@ def _match_present(matcher: Matcher, actual: Any, scope: Scope) -> Miss | None:
     if isinstance(matcher, DateMatcher):
         return _date(matcher, actual, scope)
     if isinstance(matcher, SchemaMatcher):
+        from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for schema checks
+
         problem = schema_violation(matcher.json_schema, actual)
         return (
             None

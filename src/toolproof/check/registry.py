@@ -5,13 +5,16 @@ A checker module declares each checker next to the model class it checks:
     @checker(ToolsCalled, describe=lambda check: f"tools_called: {', '.join(check.tools)}")
     def _tools_called(check: ToolsCalled, at: Scoped) -> Verdict: ...
 
-`check/scenario.py` looks the checker up by the assertion's type; nothing else lists the assertion types.
+`check/scenario.py` looks the checker up by the assertion's type. `MODULES` names the module that registers
+each type's checker; it is imported on the first lookup of that type, so a command loads only the checkers
+(and their libraries) that its cases use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolproof.model.result import Failure
@@ -45,6 +48,29 @@ class Registered:
 
 CHECKERS: dict[type[Check], Registered] = {}
 
+# assertion model class name -> the module whose import registers its checker
+MODULES: dict[str, str] = {
+    **dict.fromkeys(
+        ("ToolsCalled", "ToolsNotCalled", "CallCheck", "ToolInputCheck"), "toolproof.check.calls"
+    ),
+    **dict.fromkeys(
+        (
+            "TextCheck",
+            "RegexCheck",
+            "JsonPathCheck",
+            "FieldCheck",
+            "SchemaCheck",
+            "StatusCheck",
+            "LatencyCheck",
+            "GuardrailCheck",
+        ),
+        "toolproof.check.response",
+    ),
+    "SequenceCheck": "toolproof.check.sequence",
+    "TokenLimitCheck": "toolproof.check.usage",
+    "JudgeCheck": "toolproof.check.judge",
+}
+
 
 def checker(
     model: type[A], *, describe: Callable[[A], str], reads_reply: bool = False
@@ -72,11 +98,14 @@ def declare(
 
 
 def registered(check: Check) -> Registered:
-    """The registration of the check's type."""
+    """The registration of the check's type, importing its checker module on first use."""
+    model = type(check)
+    if model not in CHECKERS and model.__name__ in MODULES:
+        import_module(MODULES[model.__name__])
     try:
-        return CHECKERS[type(check)]
+        return CHECKERS[model]
     except KeyError:
-        raise TypeError(f"no checker registered for {type(check).__name__}") from None
+        raise TypeError(f"no checker registered for {model.__name__}") from None
 
 
 def describe(check: Check) -> str:

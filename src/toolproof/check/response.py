@@ -11,7 +11,6 @@ from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.core.expressions import Scope, dot_path
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.core.jsregex import strip_leading_flags
-from toolproof.core.schemas import schema_violation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import (
     FieldCheck,
@@ -231,6 +230,8 @@ def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
     except (NoDocument, LookupError) as error:
         where = f"{check.field}: " if check.field else ""
         return _fail(f"{where}{error.args[0]}", check.json_schema, None)
+    from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for schema checks
+
     problem = schema_violation(check.json_schema, value)
     if problem is None:
         return None

@@ -7,22 +7,17 @@ scope, is skipped; a check with no data to judge is not evaluated; both are repo
 passes and failures. A run whose metadata says `no_reply` (an mcp-assert audit log, which records tool calls
 only) has no reply to judge: its checks that read the reply are not evaluated.
 
-Each assertion type's checker is looked up in `check.registry` by the assertion's model class; the modules
-imported below register theirs.
+Each assertion type's checker is looked up in `check.registry` by the assertion's model class; its module is
+imported on first use.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-# the checker modules: importing them registers their checkers
-from toolproof.check import calls as _calls  # noqa: F401
-from toolproof.check import response as _response  # noqa: F401
-from toolproof.check import sequence as _sequence  # noqa: F401
-from toolproof.check import usage as _usage  # noqa: F401
-from toolproof.check.arguments import as_text
 from toolproof.check.evaluation import Evaluation, Outcome
 from toolproof.check.extract import extract
+from toolproof.check.json_text import as_text
 from toolproof.check.judge import Approved, Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.preconditions import unmet
 from toolproof.check.registry import NotEvaluated, Verdict, describe, registered

@@ -6,17 +6,26 @@ from typing import get_args
 
 import pytest
 
-import toolproof.check.scenario  # noqa: F401  (registers every checker)
-from toolproof.check.registry import CHECKERS, declare, describe, registered
-from toolproof.model.scenario import Assertion, JudgeCheck, ToolsCalled
+from toolproof.check.registry import CHECKERS, MODULES, declare, describe, registered
+from toolproof.model.scenario import Assertion, Check, JudgeCheck, ToolsCalled
 
 
-def test_every_assertion_type_is_registered() -> None:
+def test_every_assertion_type_is_registered_by_the_module_the_table_names() -> None:
     union = get_args(get_args(Assertion)[0])
-    assert set(union) == set(CHECKERS)
+    assert {model.__name__ for model in union} == set(MODULES)
     for model in union:
         entry = registered(model.model_construct())
         assert (entry.check is None) == (model is JudgeCheck)
+        assert entry.describe.__module__ == MODULES[model.__name__] or model is JudgeCheck
+    assert set(union) == set(CHECKERS)
+
+
+def test_an_unknown_type_is_refused() -> None:
+    class Unknown(Check):
+        pass
+
+    with pytest.raises(TypeError, match="no checker registered for Unknown"):
+        registered(Unknown.model_construct())
 
 
 def test_a_second_registration_is_refused() -> None:
