@@ -41,14 +41,20 @@ def limit_arg(text: str) -> float:
     return seconds
 
 
-def jobs_arg(text: str) -> int:
+def _whole_number(text: str, low: int, high: int | None, expected: str) -> int:
+    """`text` as a whole number from `low` to `high` (None: no upper bound), else ArgumentTypeError."""
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
+
+
+def jobs_arg(text: str) -> int:
+    """A whole number of one or more, as an argparse type."""
+    return _whole_number(text, 1, None, "a whole number >= 1")
 
 
 def add_reuse_option(parser: argparse.ArgumentParser) -> None:
@@ -74,24 +80,12 @@ def output_dir_arg(text: str) -> Path:
 
 def count_arg(text: str) -> int:
     """A whole number of zero or more, as an argparse type."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
+    return _whole_number(text, 0, None, "a whole number >= 0")
 
 
 def percent_arg(text: str) -> int:
     """A whole percentage from 0 to 100, as an argparse type."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"expected a whole percentage from 0 to 100, got {text!r}")
-    return value
+    return _whole_number(text, 0, 100, "a whole percentage from 0 to 100")
 
 
 def baseline_arg(text: str) -> dict[str, Entry]:
