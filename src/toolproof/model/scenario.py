@@ -472,6 +472,3 @@ def _cycles(by_id: dict[str, Check]) -> list[tuple[Check, str]]:
             visit(name, [name])
     return problems
 
-
-OneOfMatcher.model_rebuild()
-CallCheck.model_rebuild()
