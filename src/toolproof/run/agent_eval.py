@@ -171,7 +171,8 @@ def run_eval(
 
 
 def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:
-    from toolproof.load.project_file import PROJECT_FILE, ProjectConfig, load_project
+    from toolproof.load.project_file import ProjectConfig, load_project
+    from toolproof.load.shapes import PROJECT_FILE
 
     if path is None:
         default = Path(PROJECT_FILE)
