@@ -44,13 +44,12 @@ from toolproof.core.durations import parse_duration
 from toolproof.load.agent_setup import read_servers
 from toolproof.load.errors import LoadError
 from toolproof.load.reader import Reader
-from toolproof.load.shapes import PROJECT_FILE
 from toolproof.load.target import read_target
 from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.base import Frozen
 from toolproof.model.guardrail import Guardrail
-from toolproof.model.server_case import ServerConfig
+from toolproof.model.server_config import ServerConfig
 from toolproof.model.target import HttpTarget
 
 

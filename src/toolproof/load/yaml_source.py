@@ -30,7 +30,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from toolproof.core.regular_file import MAX_FILE_BYTES, UnreadableFile, read_regular_file
 from toolproof.load.errors import LoadError
-from toolproof.model.server_case import go_string
+from toolproof.model.server_config import go_string
 
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]

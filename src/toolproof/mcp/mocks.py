@@ -21,7 +21,7 @@ from mcp_types import (
     TextContent,
 )
 
-from toolproof.model.server_case import ElicitationMock, SamplingMock
+from toolproof.model.server_config import ElicitationMock, SamplingMock
 
 
 def root(entry: str) -> Root:

@@ -34,7 +34,7 @@ from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
