@@ -50,10 +50,10 @@ from typing import Any
 from toolproof.load import shapes
 from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
-from toolproof.load.reader import Reader, as_document, default_name, kind_of, source_ref
+from toolproof.load.reader import Reader, default_name, kind_of, source_ref
 from toolproof.load.scenario_checks import CheckReader
 from toolproof.load.target import read_target
-from toolproof.load.yaml_source import KeyPath
+from toolproof.load.yaml_source import KeyPath, as_document
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,

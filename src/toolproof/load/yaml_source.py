@@ -87,6 +87,14 @@ class Document:
         )
 
 
+def as_document(document: object, source: Path) -> Document:
+    """`document` as a positioned Document: a YAML document as read, or plain data (positions unknown)."""
+    if isinstance(document, Document):
+        return document
+    data = document if isinstance(document, dict) else {}
+    return Document(source, 0, data, {(): (1, 1)})
+
+
 @dataclass(frozen=True)
 class YamlFile:
     """Every readable document of a file, and the errors of the ones that are not."""
