@@ -20,7 +20,8 @@ from toolproof.load.shapes import MCP_ASSERT_BLOCKS
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath, as_document
-from toolproof.model.server_case import Case, SourceRef
+from toolproof.model.envelope import SourceRef
+from toolproof.model.server_case import Case
 from toolproof.model.server_config import go_string, one_or_many
 
 detect = shapes.mcp_assert

@@ -15,12 +15,12 @@ from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.load.errors import LoadError
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,
     Precondition,
 )
-from toolproof.model.server_case import SourceRef
 
 PRECONDITION_KEYS = ("tool_called", "tool_called_pattern", "any_tool_called", "min_tool_calls")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?")
