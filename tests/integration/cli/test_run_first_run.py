@@ -1,6 +1,6 @@
 """`toolproof run` on what a newcomer gets wrong: a `{{fixture}}` with no --fixture, an unset `${VAR}` in a
-url, a failure to find in the file, --collect-only with reports, a trajectory suite with no server, and a stdio
-suite that loads no OAuth, HTTP or schema code it does not use."""
+url, a failure to find in the file, --collect-only with reports, a trajectory suite with no server, and a
+stdio suite that loads no OAuth, HTTP or schema code it does not use."""
 
 from __future__ import annotations
 
