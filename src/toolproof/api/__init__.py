@@ -183,14 +183,30 @@ def run_collection(
     events = (reports or Reports()).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
+    expected = _last_durations(reports)
 
     async def main() -> list[CaseResult]:
         return await run_server_suite(
-            collection.items, options, jobs=slots, sink=events, trials=trials, maxfail=maxfail
+            collection.items,
+            options,
+            jobs=slots,
+            sink=events,
+            trials=trials,
+            maxfail=maxfail,
+            expected_s=expected,
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
     return _suite_result(outcome, time.monotonic() - started)
+
+
+def _last_durations(reports: Reports | None) -> dict[str, float]:
+    """Each case's seconds in its last run, from the reports' state directory (none without one)."""
+    if reports is None or reports.state_dir is None:
+        return {}
+    from toolproof.report.timings import last_durations
+
+    return last_durations(Path(reports.state_dir))
 
 
 def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:
