@@ -72,6 +72,7 @@ def test_a_run_with_a_state_directory_starts_last_runs_slowest_case_first(tmp_pa
     events = Events()
     second = api.run_suite([suite], jobs=2, reports=Reports(state_dir=state), sink=events)
     assert events.started()[0] == "echo 2"
-    assert [r.name for r in second.results] == [r.name for r in first.results] == ["echo 0", "echo 1", "echo 2"]
+    in_suite_order = ["echo 0", "echo 1", "echo 2"]
+    assert [r.name for r in second.results] == [r.name for r in first.results] == in_suite_order
     rewritten = json.loads((state / "durations.json").read_text())["seconds"]
     assert rewritten[f"{suite / '2.yaml'}::echo 2"] < 60.0  # this run's duration replaces it
