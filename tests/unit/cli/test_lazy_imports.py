@@ -17,7 +17,7 @@ from toolproof.cli import main
 status = main(sys.argv[1:])
 heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
-       "toolproof.cli.run"}
+       "toolproof.sources.traces.mibo", "toolproof.cli.run"}
 print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
