@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.scenario import RegexFlavor
 
@@ -36,6 +35,8 @@ def regex_search(pattern: str, text: str, flavor: RegexFlavor, ignore_case: bool
         except RE2PatternError as error:
             raise PatternError(pattern, error.reason) from None
     import regex  # the other flavors run on the regex module, loaded only when such a pattern is matched
+
+    from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
 
     try:
         if flavor == "js":
