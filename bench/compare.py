@@ -1,12 +1,15 @@
 """Benchmark: toolproof fresh and `--reuse-server` against mcp-assert and its `--reuse-server`, side by side.
 
-Run with `make bench-compare` (or `python bench/compare.py [--rounds N]`). On the four real-server suites (the
-parity suites in tests/parity/suites plus bench/suites/everything50: server-everything, server-filesystem,
-server-memory, mcp-server-time) it runs every variant in one process, one suite after another, interleaved
+Run with `python bench/compare.py [--rounds N]` (the first step of `make bench`). On the four real-server
+suites (the parity suites in tests/parity/suites plus bench/suites/everything50: server-everything,
+server-filesystem, server-memory, mcp-server-time) it runs every variant in one process, one suite after another, interleaved
 per round, and prints per variant: the wall time summed over the suites, its ratio to mcp-assert and to
 mcp-assert --reuse-server, how many cases shared a server, and how many verdicts differ from toolproof's
 fresh run (a wrong verdict is the price mcp-assert's reuse pays on stateful cases). It also prints the load
-average when it started and ended, since the ratios only mean something when both ran under the same load.
+average when it started and ended, since the ratios only mean something when both ran under the same load,
+and how many case durations toolproof had recorded (`.toolproof/durations.json`, which sets the order cases
+start in; the fresh variant runs first on each suite, so the reuse variant starts from its durations).
+toolproof runs from its bytecode cache, as an installed copy does (compiled first).
 Then start-up: `--help`, `--version` and `check` on a one-case file (best of five), and the top entries of
 `python -X importtime -m toolproof check`; and memory: toolproof's peak RSS on 100 and on 1,000 cases.
 """
@@ -25,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from toolproof.report.timings import last_durations
 
 ROOT = Path(__file__).resolve().parent.parent
 PARITY = ROOT / "tests" / "parity"
@@ -52,6 +57,7 @@ def environment(scratch: Path, variant: str) -> dict[str, str]:
         [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin"), env["PATH"]]
     )
     env["NO_COLOR"] = "1"
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed toolproof runs from its bytecode cache
     env["PARITY_SUITE_VAR"] = "expanded"
     env.pop("PARITY_UNSET_VARIABLE", None)
     memory = scratch / re.sub(r"\W+", "-", variant) / str(time.monotonic_ns())  # a fresh graph every run
@@ -109,20 +115,10 @@ def load() -> str:
     return "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
-def best_wall(argv: list[str], runs: int = 5) -> float:
-    walls = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(argv, cwd=ROOT, capture_output=True, check=False)
-        walls.append(time.perf_counter() - started)
-    return min(walls)
-
-
-def start_up(scratch: Path) -> None:
+def start_up() -> None:
     """Start-up as bench/bench_startup.py measures it (best wall and CPU of five runs, bytecode cache warm):
     `--help`, `--version` and a real one-case `check` (bench/startup's case against its recorded run; a
-    status other than 0 or 1 stops the benchmark), then the top imports of that check. `scratch` is not
-    needed: the inputs live in bench/startup."""
+    status other than 0 or 1 stops the benchmark), then the top imports of that check."""
     from bench_startup import COMMANDS, measure, top_imports  # this script's directory is on sys.path
 
     print("\nstart-up (best of 5)                  wall      cpu   target")
@@ -180,6 +176,17 @@ def main() -> int:
     cases = sum(len(list(suite.glob("*.yaml"))) for suite, _ in SUITES)
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; load {load()}")
     print(f"suites: {', '.join(suite.name for suite, _ in SUITES)} ({cases} cases), {args.rounds} round(s)")
+    recorded = len(last_durations(ROOT / ".toolproof"))
+    print(
+        f"start order: {recorded} case durations recorded in .toolproof/ at the start"
+        if recorded
+        else "start order: no case durations recorded yet (a first run)"
+    )
+    compiled = dict(os.environ)
+    compiled.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], env=compiled, check=True
+    )
     with tempfile.TemporaryDirectory() as directory:
         scratch = Path(directory)
         for _ in range(args.rounds):
@@ -211,7 +218,7 @@ def main() -> int:
             if variant.endswith("--reuse-server"):
                 for name in sorted(n for n, s in tally.verdicts.items() if fresh.get(n) != s):
                     print(f"  {variant}: {name}: {tally.verdicts[name]} (fresh {fresh.get(name)})")
-        start_up(scratch)
+        start_up()
         if not args.skip_memory:
             memory(scratch)
     return 0
