@@ -1,10 +1,10 @@
 """Benchmark: toolproof fresh and `--reuse-server` against mcp-assert and its `--reuse-server`, side by side.
 
 Run with `python bench/compare.py [--rounds N]` (the first step of `make bench`). On the four real-server
-suites (the parity suites in tests/parity/suites plus bench/suites/everything50: server-everything, server-
-filesystem, server-memory, mcp-server-time) it runs every variant in one process, one suite after another,
-interleaved per round, and prints per variant: the wall time summed over the suites, its ratio to mcp-assert
-and to mcp-assert --reuse-server, how many cases shared a server, and how many verdicts differ from
+suites (the parity suites in tests/parity/suites plus bench/suites/everything50: server-everything,
+server-filesystem, server-memory, mcp-server-time) it runs every variant in one process, one suite after
+another, interleaved per round, and prints per variant: the wall time summed over the suites, its ratio to
+mcp-assert and to mcp-assert --reuse-server, how many cases shared a server, and how many verdicts differ from
 toolproof's fresh run (a wrong verdict is the price mcp-assert's reuse pays on stateful cases). It also prints
 the load average when it started and ended, since the ratios only mean something when both ran under the same
 load, and how many case durations toolproof had recorded (`.toolproof/durations.json`, which sets the order
