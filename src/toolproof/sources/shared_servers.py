@@ -57,11 +57,13 @@ class SharedServers:
         """An idle server of this identity, or a newly started one. Raises RequestFailed like
         `open_session` when a new server cannot be started or initialized."""
         key = identity(spec)
-        self._arrive(key)
+        last = self._arrive(key)
         idle = self._idle.get(key)
         if idle:
             lease = idle.pop()
             lease.used = True
+            if last:
+                self._close_idle(key)
             return lease
         session, closed = await self._group.start(self._hold, spec)
         return Lease(session=session, number=next(self._numbers), used=False, _closed=closed)
