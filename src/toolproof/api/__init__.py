@@ -167,10 +167,13 @@ def run_collection(
     handle_signals: bool = False,
     trials: int = 1,
     maxfail: int = 0,
+    slowest_first: bool = True,
 ) -> SuiteResult:
     """Run collected cases (see `run_suite`); load errors become ERROR results in their place. `trials`:
     run each case that many times (one result per case, with its pass rate); `maxfail`: stop after that
-    many failed cases."""
+    many failed cases. With more than one job and a `reports.state_dir`, the cases that took longest when
+    they last ran start first (results keep the collection's order); `slowest_first=False`, or `maxfail`,
+    starts them in the collection's order."""
     import anyio
 
     from toolproof.run.interrupt import run_until_signal
@@ -183,14 +186,30 @@ def run_collection(
     events = (reports or Reports()).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
+    expected = _last_durations(reports) if slowest_first and not maxfail else {}
 
     async def main() -> list[CaseResult]:
         return await run_server_suite(
-            collection.items, options, jobs=slots, sink=events, trials=trials, maxfail=maxfail
+            collection.items,
+            options,
+            jobs=slots,
+            sink=events,
+            trials=trials,
+            maxfail=maxfail,
+            expected_s=expected,
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
     return _suite_result(outcome, time.monotonic() - started)
+
+
+def _last_durations(reports: Reports | None) -> dict[str, float]:
+    """Each case's seconds in its last run, from the reports' state directory (none without one)."""
+    if reports is None or reports.state_dir is None:
+        return {}
+    from toolproof.report.timings import last_durations
+
+    return last_durations(Path(reports.state_dir))
 
 
 def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:

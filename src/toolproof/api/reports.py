@@ -19,7 +19,8 @@ class Reports:
     (`json`, "-" for stdout) and JUnit files; Markdown appended to `markdown` and to each of
     `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
     with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
-    the terminal; the last-failed record in `state_dir`. Secret values are masked in each."""
+    the terminal; the last-failed record and each case's duration in `state_dir` (a server suite run with
+    the same `state_dir` starts the slowest cases first). Secret values are masked in each."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -108,8 +109,9 @@ class Reports:
             found.append(BaselineWriter(self.save_baseline, masked))
         if self.state_dir is not None:
             from toolproof.report.history import LastFailedWriter
+            from toolproof.report.timings import DurationsWriter
 
-            found.append(LastFailedWriter(Path(self.state_dir)))
+            found += [LastFailedWriter(Path(self.state_dir)), DurationsWriter(Path(self.state_dir))]
         return found
 
 

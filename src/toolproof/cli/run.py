@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         handle_signals=True,
         trials=args.trials,
         maxfail=args.maxfail or 0,
+        slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
     unrun = len(chosen) - len(result.results)
     if args.maxfail and result.stopped_by is None and unrun > 0:

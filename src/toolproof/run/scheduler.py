@@ -1,4 +1,4 @@
-"""Run cases with bounded concurrency and emit the events every report consumes."""
+"""Run cases with bounded concurrency, the slowest known first, and emit the events every report consumes."""
 
 from __future__ import annotations
 
@@ -13,10 +13,14 @@ from toolproof.model.result import CaseResult, Status
 
 T = TypeVar("T")
 
+LIVE_PER_JOB = 4
+"""Cases alive at once per job: a case that gave up its slot (it only waits for notifications, or for its
+server to exit) still holds a server process, so at most `jobs * LIVE_PER_JOB` cases are under way."""
+
 
 class Slot:
-    """One place among the `jobs` running at once; an executor may give it up early (e.g. while a server
-    shuts down, which waits without working) so the next case can start."""
+    """One place among the `jobs` working at once; an executor gives it up as soon as its case only waits
+    (for stragglers after the answer, for its server to exit) so that the next case starts meanwhile."""
 
     def __init__(self, limiter: anyio.CapacityLimiter) -> None:
         self._limiter = limiter
@@ -45,23 +49,27 @@ async def run_all(
     sink: Sink,
     title: str = "toolproof",
     maxfail: int = 0,
+    expected_s: Callable[[T], float] | None = None,
 ) -> list[CaseResult]:
     """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order.
 
-    When the run is cancelled, the cases that finished are still reported (RunFinished) before it ends.
-    With `maxfail`, the run stops (cases in progress are cancelled, the rest never start) once that many
-    cases have failed or errored.
+    With `expected_s` (an item's expected seconds, e.g. from the last run) and more than one job, the items
+    start longest first, so that a slow case does not start last and run on alone while the other slots
+    idle. When the run is cancelled, the cases that finished are still reported (RunFinished) before it
+    ends. With `maxfail`, the run stops (cases in progress are cancelled, the rest never start) once that
+    many cases have failed or errored.
     """
     total = len(items)
     results: list[CaseResult | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
+    alive = anyio.CapacityLimiter(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
         nonlocal failed
-        async with Slot(limiter) as slot:
+        async with alive, Slot(limiter) as slot:
             sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
             result = await execute(item, slot)
         results[index] = result
@@ -72,9 +80,19 @@ async def run_all(
 
     try:
         async with anyio.create_task_group() as group:
-            for index, item in enumerate(items):
-                group.start_soon(one, index, item)
+            for index in start_order(items, expected_s if jobs > 1 else None):
+                group.start_soon(one, index, items[index])
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
         done = [result for result in results if result is not None]
         sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
     return done
+
+
+def start_order(items: Sequence[T], expected_s: Callable[[T], float] | None) -> list[int]:
+    """The items' indexes in the order they start: longest expected first (ties, and every item without
+    `expected_s`, in their own order)."""
+    indexes = range(len(items))
+    if expected_s is None:
+        return list(indexes)
+    expected = [expected_s(item) for item in items]
+    return sorted(indexes, key=lambda index: -expected[index])

@@ -45,7 +45,8 @@ async def execute_case(
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
-    `on_answered` is called once the request has been answered, before the server is shut down;
+    `on_answered` is called once the request has been answered, before any wait for late notifications and
+    before the server is shut down;
     `on_observed` with what came back, before it is checked. With `reuse`, a case that may share runs on a
     shared server (`run/server_reuse.py`).
     """

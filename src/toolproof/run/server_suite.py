@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import anyio
@@ -17,6 +17,7 @@ from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
+from toolproof.sources.waits import longest_wait_s
 
 if TYPE_CHECKING:
     from toolproof.run.server_reuse import Reuse
@@ -30,11 +31,13 @@ async def run_server_suite(
     sink: Sink,
     trials: int = 1,
     maxfail: int = 0,
+    expected_s: Mapping[str, float] | None = None,
 ) -> list[CaseResult]:
     """Every case's verdict (one ERROR result per document that did not load), in suite order; no server
     process outlives the call, even when it is cancelled. With `trials` > 1 each case runs that many times
     (its trials at once, at most `jobs` trials of all cases running) and its one result carries the trial
-    statistics; with `maxfail` the run stops after that many failed cases."""
+    statistics; with `maxfail` the run stops after that many failed cases. `expected_s` (seconds per node id,
+    `file::name`, from an earlier run) starts the slowest cases first."""
     trial_slots = anyio.CapacityLimiter(max(1, jobs))
 
     reuse: Reuse | None = None
@@ -58,9 +61,19 @@ async def run_server_suite(
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
+    def expected(item: Case | Broken) -> float:
+        """Seconds the case took last time, else the longest its block may wait after the answer."""
+        if not isinstance(item, Case):
+            return 0.0
+        last = (expected_s or {}).get(f"{item.source.file}::{item.name}")
+        return longest_wait_s(item.block, options.notification_grace_s) if last is None else last
+
+    def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
+        return run_all(entries, execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail, expected_s=expected)
+
     try:
         if not options.reuse_server:
-            return await run_all(by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail)
+            return await run(by_document(items))
         from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
         from toolproof.sources.shared_servers import SharedServers
 
@@ -70,9 +83,7 @@ async def run_server_suite(
                 cases = [item for item in items if isinstance(item, Case)]
                 reuse = Reuse(servers, str(fixture) if fixture else None, cases, options, runs=trials)
                 try:
-                    results = await run_all(
-                        by_document(items), execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail
-                    )
+                    results = await run(by_document(items))
                 finally:
                     servers.close_all()
         return results

@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -25,11 +26,20 @@ from toolproof.model.server_case import (
     SamplingBlock,
     ToolsBlock,
 )
+from toolproof.sources.waits import SUBSCRIPTION_WAIT_S
 
 RESOURCE_UPDATED = "notifications/resources/updated"
-SUBSCRIPTION_WAIT_S = 5.0
 DECLARATION_WAIT_S = 2.0
 SETTLE_WAIT_S = 1.0
+
+
+@dataclass(frozen=True)
+class Straggling:
+    """How a block waits once its request is answered: `grace_s` for notifications still on their way, and
+    `answered`, told before any such wait, so the case's slot goes to the next case while this one waits."""
+
+    grace_s: float
+    answered: Callable[[], None] = lambda: None
 
 
 def content_text(blocks: list[dict[str, Any]]) -> str:
@@ -85,22 +95,23 @@ def _expects_structured(block: AssertBlock | SamplingBlock) -> bool:
     return expect is not None and (expect.structured is not None or expect.structured_schema is not None)
 
 
-async def _since(session: Session, mark: int, grace_s: float) -> list[Notification]:
-    """Notifications that arrived after `mark`, waiting `grace_s` for stragglers."""
-    if grace_s > 0:
-        await anyio.sleep(grace_s)
+async def _since(session: Session, mark: int, after: Straggling, wait: bool = True) -> list[Notification]:
+    """Notifications that arrived after `mark`, waiting the grace period for stragglers when `wait`."""
+    if wait and after.grace_s > 0:
+        after.answered()
+        await anyio.sleep(after.grace_s)
     return list(session.notifications[mark:])
 
 
 async def observe_tool(
-    block: AssertBlock | SamplingBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: AssertBlock | SamplingBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
     progress = isinstance(block, AssertBlock) and block.capture_progress
     mark, started = session.mark(), time.perf_counter()
     arguments = fill(block.args, variables)
     result, tool = await _declared_call(session, block.tool, arguments, progress, _expects_structured(block))
-    return _tool_observation(result, await _since(session, mark, grace_s if progress else 0), started, tool)
+    return _tool_observation(result, await _since(session, mark, after, wait=progress), started, tool)
 
 
 async def _settled_mark(session: Session) -> int:
@@ -113,16 +124,16 @@ async def _settled_mark(session: Session) -> int:
 
 
 async def observe_notifications(
-    block: NotificationsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: NotificationsBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """Every notification from the moment the call is sent until the grace period after its result."""
     mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
-    return _tool_observation(result, await _since(session, mark, grace_s), started, tool)
+    return _tool_observation(result, await _since(session, mark, after), started, tool)
 
 
 async def observe_logging(
-    block: LoggingBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: LoggingBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """`logging/setLevel`, then the optional tool call; log messages from then until the grace period."""
     started = time.perf_counter()
@@ -132,7 +143,7 @@ async def observe_logging(
     tool = None
     if block.tool:
         result, tool = await _declared_call(session, block.tool, fill(block.args, variables), False)
-    notes = await _since(session, mark, grace_s)
+    notes = await _since(session, mark, after)
     logs = [
         LogMessage(level=str(p.get("level", "")), data=p.get("data"), logger=p.get("logger"))
         for p in (note.params for note in notes if note.method == "notifications/message")
@@ -142,7 +153,7 @@ async def observe_logging(
 
 
 async def observe_resources(
-    block: ResourcesBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: ResourcesBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
     if block.list_ is None and block.read is None:
@@ -160,8 +171,8 @@ async def observe_resources(
     if block.unsubscribe:
         await session.unsubscribe(fill(block.unsubscribe, variables))
     if block.expect_notification is True:
-        await _wait_for(session, mark, RESOURCE_UPDATED, SUBSCRIPTION_WAIT_S)
-    notes = await _since(session, mark, grace_s if block.expect_notification is False else 0)
+        await _wait_for(session, mark, RESOURCE_UPDATED, SUBSCRIPTION_WAIT_S, after)
+    notes = await _since(session, mark, after, wait=block.expect_notification is False)
     return Observation(
         text=text, result=result, notifications=notes, duration_s=time.perf_counter() - started
     )
@@ -180,14 +191,16 @@ def _resource_text(item: dict[str, Any]) -> str:
     return f'<blob mimeType="{item.get("mimeType", "")}" len={len(blob)}>'
 
 
-async def _wait_for(session: Session, mark: int, method: str, limit_s: float) -> None:
+async def _wait_for(session: Session, mark: int, method: str, limit_s: float, after: Straggling) -> None:
+    """Wait at most `limit_s` for a `method` notification after `mark`."""
+    after.answered()
     with anyio.move_on_after(limit_s):
         while not any(note.method == method for note in session.notifications[mark:]):
             await anyio.sleep(0.02)
 
 
 async def observe_prompts(
-    block: PromptsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: PromptsBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """prompts/list, or prompts/get whose text is the description plus every message's content."""
     started = time.perf_counter()
@@ -208,7 +221,7 @@ async def observe_prompts(
 
 
 async def observe_completion(
-    block: CompletionBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: CompletionBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """completion/complete; the checked text is the result as JSON."""
     started = time.perf_counter()
@@ -224,7 +237,7 @@ async def observe_completion(
 
 
 async def observe_tools(
-    block: ToolsBlock, session: Session, variables: Mapping[str, str], grace_s: float
+    block: ToolsBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """tools/list through every page; the result is `{"tools": [...]}` and the text its JSON."""
     started = time.perf_counter()
@@ -232,7 +245,7 @@ async def observe_tools(
     return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
 
 
-Observer = Callable[[Any, Session, Mapping[str, str], float], Awaitable[Observation]]
+Observer = Callable[[Any, Session, Mapping[str, str], Straggling], Awaitable[Observation]]
 
 OBSERVERS: dict[type, Observer] = {
     AssertBlock: observe_tool,

@@ -21,7 +21,7 @@ from toolproof.model.result import Failure, FailureKind, Step
 from toolproof.model.server_case import Block, Case, Expect, SamplingBlock, SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.requests import OBSERVERS, content_text
+from toolproof.sources.requests import OBSERVERS, Straggling, content_text
 
 FILE_CHECK_MAX_BYTES = 256 * 1024 * 1024
 """The largest file a file expectation reads."""
@@ -73,7 +73,8 @@ async def observe_case(
     """Start the case's server, set up, make its request and read the files `expect` names; every failure
     of the server becomes a classified failure, not a raise. `variables` gains the setup's captures.
 
-    `on_answered` is called once the request has been answered, before the server is shut down. With
+    `on_answered` is called once the request has been answered (before a wait for notifications still on
+    their way, and before the server is shut down). With
     `shared`, the case talks to that open session instead and leaves it open.
     """
     run = _CaseRun(case, options, on_answered, variables, expect)
@@ -148,7 +149,8 @@ class _CaseRun:
             before = _read_files(self.expect.file_unchanged or [])
             observe = OBSERVERS[type(block)]
             self.steps.append(_request_step(block, self.variables))
-            observation = await observe(block, session, self.variables, self.options.notification_grace_s)
+            straggling = Straggling(self.options.notification_grace_s, self.on_answered)
+            observation = await observe(block, session, self.variables, straggling)
             self.steps[-1] = self.steps[-1].model_copy(
                 update={
                     "response": observation.result or observation.text,

@@ -4,7 +4,7 @@ import anyio
 
 from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
-from toolproof.run.scheduler import Slot, run_all
+from toolproof.run.scheduler import LIVE_PER_JOB, Slot, run_all
 
 
 class Recorder:
@@ -81,3 +81,47 @@ def test_a_cancelled_run_still_reports_the_cases_that_finished() -> None:
     assert isinstance(finished, RunFinished)
     assert [r.name for r in finished.results] == ["c0"]
     assert sorted(cleaned) == [0, 1, 2]
+
+
+def test_with_expected_seconds_the_longest_cases_start_first() -> None:
+    started: list[int] = []
+    expected = {0: 0.0, 1: 5.0, 2: 0.5, 3: 5.0, 4: 0.0}
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        started.append(index)
+        await anyio.sleep(0)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    results = anyio.run(
+        lambda: run_all(range(5), execute, str, jobs=2, sink=Recorder(), expected_s=expected.__getitem__)
+    )
+    assert started == [1, 3, 2, 0, 4]  # longest first, ties in suite order
+    assert [r.name for r in results] == [f"c{i}" for i in range(5)]  # reported in suite order
+
+
+def test_one_job_keeps_the_suite_order_whatever_is_expected() -> None:
+    started: list[int] = []
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        started.append(index)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    anyio.run(lambda: run_all(range(3), execute, str, jobs=1, sink=Recorder(), expected_s=lambda i: float(i)))
+    assert started == [0, 1, 2]
+
+
+def test_cases_that_gave_up_their_slot_are_still_bounded() -> None:
+    alive = 0
+    peak = 0
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        nonlocal alive, peak
+        alive += 1
+        peak = max(peak, alive)
+        slot.release()  # it only waits from here on
+        await anyio.sleep(0.02)
+        alive -= 1
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    anyio.run(lambda: run_all(range(40), execute, str, jobs=2, sink=Recorder()))
+    assert peak == 2 * LIVE_PER_JOB

@@ -1,0 +1,58 @@
+"""How long each case took when it last ran, kept in `.toolproof/durations.json` under the working directory,
+so that the next run can start the slowest cases first.
+
+After a run, every case that ran (load errors and skips aside) gets its new duration; cases that did not run
+keep theirs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+from toolproof.core.writing import warn, write_atomic
+from toolproof.model.events import Event, RunFinished
+from toolproof.model.result import Status
+
+DURATIONS = "durations.json"
+
+
+def last_durations(directory: Path) -> dict[str, float]:
+    """Seconds per node id (`file::name`) from the last run of each case; empty when nothing is recorded."""
+    try:
+        document = json.loads((directory / DURATIONS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    seconds = document.get("seconds") if isinstance(document, dict) else None
+    if not isinstance(seconds, dict):
+        return {}
+    return {
+        node: float(value)
+        for node, value in seconds.items()
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+    }
+
+
+class DurationsWriter:
+    """Records each case's duration when the run finishes, beside the last-failed record (which creates the
+    directory and its .gitignore first); a directory that cannot be written is warned about."""
+
+    def __init__(self, directory: Path, *, stderr: TextIO | None = None) -> None:
+        self._directory, self._stderr = directory, stderr
+
+    def handle(self, event: Event) -> None:
+        if not isinstance(event, RunFinished):
+            return
+        ran = {
+            result.node_id: round(result.duration_s, 3)
+            for result in event.results
+            if result.status in (Status.PASS, Status.FAIL)
+        }
+        if not ran:
+            return
+        seconds = {**last_durations(self._directory), **ran}
+        try:
+            write_atomic(self._directory / DURATIONS, json.dumps({"seconds": seconds}, indent=1) + "\n")
+        except OSError as error:
+            warn(f"could not record durations in {self._directory}: {error.strerror or error}", self._stderr)

@@ -1,0 +1,41 @@
+from pathlib import Path
+
+import pytest
+
+from toolproof.model.events import RunFinished
+from toolproof.model.result import CaseResult, Status
+from toolproof.report.timings import DurationsWriter, last_durations
+
+
+def result(name: str, status: Status, seconds: float) -> CaseResult:
+    return CaseResult(name=name, file=Path("s.yaml"), status=status, duration_s=seconds)
+
+
+def test_a_run_records_the_cases_that_ran_and_keeps_the_others(tmp_path: Path) -> None:
+    writer = DurationsWriter(tmp_path)
+    writer.handle(RunFinished(results=[result("a", Status.PASS, 1.0), result("b", Status.FAIL, 2.5)]))
+    writer.handle(
+        RunFinished(
+            results=[
+                result("a", Status.PASS, 0.25),
+                result("b", Status.SKIP, 0.0),  # skipped: keeps 2.5
+                result("c", Status.ERROR, 0.0),  # a load error or a crash before it ran: not recorded
+            ]
+        )
+    )
+    assert last_durations(tmp_path) == {"s.yaml::a": 0.25, "s.yaml::b": 2.5}
+
+
+def test_a_missing_or_damaged_record_is_empty(tmp_path: Path) -> None:
+    assert last_durations(tmp_path) == {}
+    (tmp_path / "durations.json").write_text("{not json")
+    assert last_durations(tmp_path) == {}
+    (tmp_path / "durations.json").write_text('{"seconds": {"a": "slow", "b": -1, "c": true, "d": 3}}')
+    assert last_durations(tmp_path) == {"d": 3.0}
+
+
+def test_an_unwritable_directory_is_warned_about(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    DurationsWriter(blocked).handle(RunFinished(results=[result("a", Status.PASS, 1.0)]))
+    assert "could not record durations" in capsys.readouterr().err
