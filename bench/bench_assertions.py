@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from toolproof.check.scenario import evaluate
 from toolproof.core.expressions import Clock
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,
@@ -34,7 +35,6 @@ from toolproof.model.scenario import (
     ToolsCalled,
     ToolsNotCalled,
 )
-from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 from toolproof.sources.traces import read_traces
 

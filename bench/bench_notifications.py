@@ -20,7 +20,7 @@ import anyio
 
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "servers" / "misbehaving_server.py"

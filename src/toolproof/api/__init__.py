@@ -231,7 +231,7 @@ def _names(cases: Sequence[Case], which: str = "") -> str:
 def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
     """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
     from toolproof.core.writing import warn
-    from toolproof.model.server_case import Transport
+    from toolproof.model.server_config import Transport
 
     given = (("--server", options.server_override), ("--docker", options.docker))
     flags = [flag for flag, value in given if value]

@@ -12,14 +12,8 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from toolproof import __version__
 from toolproof.author.drafts import Draft
 from toolproof.core.sanitize import clean
-from toolproof.model.server_case import (
-    AssertBlock,
-    Block,
-    PromptsBlock,
-    ResourcesBlock,
-    ServerConfig,
-    Transport,
-)
+from toolproof.model.server_case import AssertBlock, Block, PromptsBlock, ResourcesBlock
+from toolproof.model.server_config import ServerConfig, Transport
 
 
 def _quoted(value: Any) -> Any:

@@ -21,9 +21,9 @@ from toolproof.model.server_case import (
     PromptGet,
     PromptsBlock,
     ResourcesBlock,
-    ServerConfig,
     SourceRef,
 )
+from toolproof.model.server_config import ServerConfig
 from toolproof.probe.arguments import schema_value, tool_arguments
 from toolproof.sources.options import ServerOptions
 

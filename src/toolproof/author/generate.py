@@ -19,7 +19,8 @@ from toolproof.author.expectations import expectations
 from toolproof.author.listing import Listing, list_server, server_label
 from toolproof.model.observation import Observation
 from toolproof.model.result import CaseResult, Failure
-from toolproof.model.server_case import AssertBlock, Expect, ServerConfig
+from toolproof.model.server_case import AssertBlock, Expect
+from toolproof.model.server_config import ServerConfig
 from toolproof.report.sinks import Broadcast
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.secrets import run_secrets

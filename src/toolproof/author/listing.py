@@ -12,7 +12,7 @@ import anyio
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import MAX_PAGES, Session, open_session
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.run.fixture import isolated_fixture
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions

@@ -12,7 +12,8 @@ from typing import Any
 
 from toolproof.load.errors import LoadError
 from toolproof.model.result import CaseResult, Status
-from toolproof.model.server_case import Case, ServerConfig
+from toolproof.model.server_case import Case
+from toolproof.model.server_config import ServerConfig
 
 _CELLS = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.SKIP: "skip", Status.ERROR: "ERROR"}
 

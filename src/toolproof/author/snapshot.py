@@ -32,7 +32,8 @@ from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink
 from toolproof.model.observation import Observation
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.server_case import AssertBlock, Case, SamplingBlock, ServerConfig, TrajectoryBlock
+from toolproof.model.server_case import AssertBlock, Case, SamplingBlock, TrajectoryBlock
+from toolproof.model.server_config import ServerConfig
 from toolproof.run.load_errors import Broken, by_document, load_error_result
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case

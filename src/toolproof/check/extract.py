@@ -6,7 +6,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
 from toolproof.model.scenario import Extraction
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -23,6 +22,10 @@ def _typed(text: str) -> Any:
 
 def extract(rules: Sequence[Extraction], reply: str) -> dict[str, Any]:
     """Each rule's value in `reply`, by name: None where its pattern does not match (or cannot run)."""
+    if not rules:  # the JavaScript regex translator loads only for a case that extracts
+        return {}
+    from toolproof.core.jsregex import REGEX_TIMEOUT_S, JSRegexError, compile_js
+
     found: dict[str, Any] = {}
     for rule in rules:
         try:

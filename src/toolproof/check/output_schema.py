@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from toolproof.check.structured import has_structured, shown
-from toolproof.core.schemas import schema_violation
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 
@@ -34,6 +33,8 @@ def check_output_schema(obs: Observation) -> Failure | None:
     if not has_structured(obs):
         return _fail(name, f"declares an outputSchema but its result has no structuredContent; text: "
                      f"{shown(obs.text)}", expected=schema)
+    from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a declared schema
+
     violation = schema_violation(schema, obs.structured)
     if violation is None:
         return None

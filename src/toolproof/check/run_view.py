@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from toolproof.check.response import Answer
 from toolproof.check.steps import CallScope, Steps
-from toolproof.check.usage import summed_usage
 from toolproof.core.expressions import Scope
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
+
+if TYPE_CHECKING:
+    from toolproof.check.response import Answer
 
 
 @dataclass
@@ -52,11 +54,15 @@ class RunView:
 
     def answer(self, turn: int | None) -> Answer:
         if turn not in self._answers:
+            from toolproof.check.response import Answer  # the JSON checks' module: loaded when one runs
+
             self._answers[turn] = Answer(self.reply_turn(turn))
         return self._answers[turn]
 
     def usage(self, turn: int | None) -> Usage | None:
         if turn not in self._usage:
+            from toolproof.check.usage import summed_usage  # the token checks' module: loaded when one runs
+
             self._usage[turn] = summed_usage(self.turns(turn))
         return self._usage[turn]
 

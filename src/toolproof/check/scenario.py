@@ -13,12 +13,11 @@ imported on first use.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.check.evaluation import Evaluation, Outcome
 from toolproof.check.extract import extract
 from toolproof.check.json_text import as_text
-from toolproof.check.judge import Approved, Judge, JudgeRequest, RunFacts, Subject, build_request, verdicts
 from toolproof.check.preconditions import unmet
 from toolproof.check.registry import NotEvaluated, Verdict, describe, registered
 from toolproof.check.run_view import RunView, Scoped
@@ -26,6 +25,9 @@ from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
 from toolproof.model.result import Failure, FailureKind, Status
 from toolproof.model.scenario import AgentCase, Assertion, JudgeCheck
 from toolproof.model.transcript import Transcript
+
+if TYPE_CHECKING:
+    from toolproof.check.judge import Approved, Judge, JudgeRequest, Subject
 
 __all__ = ["Evaluating", "Evaluation", "Outcome", "describe", "evaluate"]
 
@@ -59,13 +61,13 @@ def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) ->
     label = describe(check) if turn is None else f"turn {turn + 1}: {describe(check)}"
     if verdict is None:
         return Outcome(check, turn, label, Status.PASS)
-    if isinstance(verdict, Approved):
-        return Outcome(check, turn, label, Status.PASS, reason=str(verdict) or None)
     if isinstance(verdict, NotEvaluated):
         return Outcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
-    failure = verdict.model_copy(update={"check": check.kind})
-    status = Status.FAIL if failure.kind is FailureKind.EXPECTATION else Status.ERROR
-    return Outcome(check, turn, label, status, failure)
+    if isinstance(verdict, Failure):
+        failure = verdict.model_copy(update={"check": check.kind})
+        status = Status.FAIL if failure.kind is FailureKind.EXPECTATION else Status.ERROR
+        return Outcome(check, turn, label, status, failure)
+    return Outcome(check, turn, label, Status.PASS, reason=str(verdict) or None)  # approved by the judge
 
 
 def _target_text(check: JudgeCheck, turn: int | None, view: RunView) -> str | Failure:
@@ -176,6 +178,12 @@ class Evaluating:
 
     def ask_judge(self, numbers: list[int]) -> None:
         """Settle what needs no judge; hold the rest as the question the judge is asked next."""
+        from toolproof.check.judge import (  # only for a case with judge checks
+            RunFacts,
+            Subject,
+            build_request,
+        )
+
         subjects: list[Subject] = []
         asked: list[int] = []
         for number in numbers:
@@ -221,6 +229,8 @@ class Evaluating:
             )
             results: list[Failure | Approved] = [failure] * len(subjects)
         else:
+            from toolproof.check.judge import verdicts  # loaded by ask_judge already
+
             results = verdicts(request, subjects, reply)
         for number, result in zip(asked, results, strict=True):
             turn, check = self.items[number]

@@ -12,7 +12,6 @@ from typing import Any
 
 from toolproof.core.gofmt import cut
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
-from toolproof.core.schemas import schema_violation
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import Expect
@@ -66,6 +65,8 @@ def check_structured_schema(expect: Expect, obs: Observation) -> Failure | None:
     if not has_structured(obs):
         return _fail("structured_schema", f"{NO_STRUCTURED}; text: {shown(obs.text)}",
                      expect.structured_schema, None)
+    from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a schema check
+
     violation = schema_violation(expect.structured_schema, obs.structured)
     if violation is None:
         return None

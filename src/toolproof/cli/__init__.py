@@ -35,8 +35,11 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The top-level parser and each command's own."""
+def build_parser(
+    only: str | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's own; with `only`, that command's alone (a command's run then
+    imports no other command's module)."""
     parser = Parser(
         prog="toolproof",
         description="Prove that MCP servers and tool-using AI agents do what they should.",
@@ -45,7 +48,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in (*COMMANDS, *AUTHORING):
+    for name in (only,) if only else (*COMMANDS, *AUTHORING):
         module = __import__(f"toolproof.cli.{name}", fromlist=["register"])
         module.register(commands)
     return parser, dict(commands.choices)
@@ -56,8 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from toolproof.cli.mcp_assert_flags import unknown_command, unknown_flags
 
     words = list(sys.argv[1:] if argv is None else argv)
-    parser, commands = build_parser()
-    if words and words[0] not in commands and (problem := unknown_command(words[0])):
+    named = words[0] if words and words[0] in (*COMMANDS, *AUTHORING) else None
+    parser, commands = build_parser(named)
+    if words and named is None and (problem := unknown_command(words[0])):
         parser.error(problem)
     args, extra = parser.parse_known_args(words)
     handler = getattr(args, "handler", None)

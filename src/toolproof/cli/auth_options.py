@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from toolproof.model.server_case import AuthConfig
+    from toolproof.model.server_config import AuthConfig
 
 
 def add_auth_options(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def auth_from_args(args: argparse.Namespace) -> AuthConfig | None:
     """The `auth:` block the options describe (None when none is given); OSError for an unreadable key."""
     if not (args.oauth_client_id or args.oauth_grant or args.oauth_browser):
         return None
-    from toolproof.model.server_case import AuthConfig
+    from toolproof.model.server_config import AuthConfig
 
     key = args.oauth_private_key_file.read_text(encoding="utf-8") if args.oauth_private_key_file else ""
     secret = f"${{{args.oauth_client_secret_env}}}" if args.oauth_client_secret_env else ""

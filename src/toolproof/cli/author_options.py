@@ -20,7 +20,8 @@ from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from toolproof.load import LoadError
-    from toolproof.model.server_case import Case, ServerConfig
+    from toolproof.model.server_case import Case
+    from toolproof.model.server_config import ServerConfig
     from toolproof.sources.options import ServerOptions
 
 TRANSPORTS = ("stdio", "sse", "http")
@@ -100,7 +101,7 @@ def parse_headers(text: str) -> dict[str, str]:
 def server_config(spec: str, transport: str | None, headers: str) -> ServerConfig:
     """The server `--server` names: a command line (stdio; split like a shell, never run by one) or a URL
     (Streamable HTTP unless `transport` says otherwise)."""
-    from toolproof.model.server_case import ServerConfig, Transport
+    from toolproof.model.server_config import ServerConfig, Transport
 
     is_url = spec.startswith(("http://", "https://"))
     kind = Transport(transport or ("http" if is_url else "stdio"))

@@ -55,7 +55,7 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.api import exit_code_of, report_results
     from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
-    from toolproof.model.server_case import Transport
+    from toolproof.model.server_config import Transport
     from toolproof.probe.conformance import run
     from toolproof.sources.connect import expand_auth
 

@@ -23,7 +23,8 @@ from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.author.listing import Listing
-    from toolproof.model.server_case import Case, ServerConfig
+    from toolproof.model.server_case import Case
+    from toolproof.model.server_config import ServerConfig
     from toolproof.sources.options import ServerOptions
 
 

@@ -74,7 +74,7 @@ def parse_headers(text: str) -> dict[str, str]:
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     """The spec for --server/--transport/--headers/--timeout; raises UsageError."""
     from toolproof.mcp.spec import ConnectSpec
-    from toolproof.model.server_case import Transport
+    from toolproof.model.server_config import Transport
 
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))

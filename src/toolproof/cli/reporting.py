@@ -11,6 +11,7 @@ from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.api import SuiteResult
+    from toolproof.report.baseline import Entry
 
 T = TypeVar("T")
 
@@ -32,18 +33,23 @@ def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
     load error (2), nothing run (5) or a stop by signal stays; else 1 when the pass rate of the non-skipped
     cases is below the threshold or, with --fail-on-regression, a case regressed; else 0.
     """
-    from toolproof.report.baseline import compare
-    from toolproof.report.gate import meets_threshold, pass_percentage
-
     if status not in (ExitCode.OK, ExitCode.FAILED):
         return status
     baseline = getattr(args, "baseline", None)
-    regressed = baseline is not None and bool(compare(baseline, result.results).regressions)
+    regressed = baseline is not None and _regressed(baseline, result)
     threshold = getattr(args, "pass_percent", None)
     if threshold is None:
         return ExitCode.FAILED if regressed else status
+    from toolproof.report.gate import meets_threshold, pass_percentage
+
     if pass_percentage(result.results) is None:
         return ExitCode.NO_TESTS
     if not meets_threshold(result.results, threshold):
         return ExitCode.FAILED
     return ExitCode.FAILED if regressed and getattr(args, "fail_on_regression", False) else ExitCode.OK
+
+
+def _regressed(baseline: dict[str, Entry], result: SuiteResult) -> bool:
+    from toolproof.report.baseline import compare  # loaded only under --baseline
+
+    return bool(compare(baseline, result.results).regressions)

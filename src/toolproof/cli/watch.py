@@ -23,7 +23,7 @@ from toolproof.cli.author_options import (
 from toolproof.cli.options import add_output_options, duration_arg
 
 if TYPE_CHECKING:
-    from toolproof.model.server_case import ServerConfig
+    from toolproof.model.server_config import ServerConfig
     from toolproof.sources.options import ServerOptions
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonpath_rfc9535
-
-from toolproof.core.jsonpath_functions import JSONPATH, SlowPattern
+if TYPE_CHECKING:
+    import jsonpath_rfc9535
 
 
 class PathSyntaxError(ValueError):
@@ -23,6 +22,10 @@ class PathTimeout(PathSyntaxError):
 
 @lru_cache(maxsize=2048)
 def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
+    import jsonpath_rfc9535  # with the regex module: loaded only when a check queries a path
+
+    from toolproof.core.jsonpath_functions import JSONPATH
+
     try:
         return JSONPATH.compile(path)
     except jsonpath_rfc9535.JSONPathError as error:
@@ -32,6 +35,8 @@ def _query(path: str) -> jsonpath_rfc9535.JSONPathQuery:
 def jsonpath_values(path: str, data: Any) -> list[Any]:
     """The values `path` (RFC 9535) selects in `data`; raises `PathSyntaxError` (or `PathTimeout`)."""
     query = _query(path)
+    from toolproof.core.jsonpath_functions import SlowPattern  # loaded by _query already
+
     try:
         return [node.value for node in query.find(data)]
     except SlowPattern as error:

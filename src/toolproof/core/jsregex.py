@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import regex
-
 REGEX_TIMEOUT_S = 1.0
 
 _DIGIT = ((0x30, 0x39),)
@@ -401,6 +399,8 @@ def translate(pattern: str, flags: str = "") -> str:
 @lru_cache(maxsize=2048)
 def compile_js(pattern: str, flags: str = "") -> Any:
     """The compiled translation (a `regex.Pattern`); raises `JSRegexError` if JavaScript rejects it."""
+    import regex  # loaded only when a JavaScript pattern is matched
+
     translated = translate(pattern, flags)
     try:
         return regex.compile(translated)

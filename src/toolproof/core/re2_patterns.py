@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol, cast
-
-import re2
+from typing import Any, Protocol, cast
 
 from toolproof.core.gofmt import quote
 
@@ -36,15 +34,22 @@ class RE2PatternError(ValueError):
         self.reason = reason
 
 
-_OPTIONS = re2.Options()
-_OPTIONS.log_errors = False  # RE2 would otherwise print every rejected pattern on stderr
+@lru_cache(maxsize=1)
+def _options() -> Any:
+    import re2  # loaded only when an RE2 pattern is compiled
+
+    options = re2.Options()
+    options.log_errors = False  # RE2 would otherwise print every rejected pattern on stderr
+    return options
 
 
 @lru_cache(maxsize=1024)
 def compile_re2(pattern: str) -> RE2Pattern:
     """The compiled pattern; raises `RE2PatternError` naming the pattern and RE2's reason."""
+    import re2
+
     try:
-        return cast(RE2Pattern, re2.compile(pattern, _OPTIONS))
+        return cast(RE2Pattern, re2.compile(pattern, _options()))
     except re2.error as error:
         reason = error.args[0] if error.args else "rejected"
         if isinstance(reason, bytes):

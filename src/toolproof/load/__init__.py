@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.load.dialects import load_document
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
 from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import read_yaml
-from toolproof.model.server_case import Case
+
+if TYPE_CHECKING:  # an agent command loads the package, never a server case
+    from toolproof.model.server_case import Case
 
 __all__ = [
     "LoadError",
@@ -50,9 +53,9 @@ def load_file(path: Path) -> list[Case | LoadError]:
 
 
 def _position(item: Case | LoadError) -> tuple[int, int]:
-    if isinstance(item, Case):
-        return item.source.line, item.source.column
-    return item.line, item.column
+    if isinstance(item, LoadError):
+        return item.line, item.column
+    return item.source.line, item.source.column
 
 
 def load_suite(paths: Sequence[Path]) -> LoadedSuite:
@@ -60,8 +63,8 @@ def load_suite(paths: Sequence[Path]) -> LoadedSuite:
     suite = LoadedSuite()
     for path in discover(paths):
         for item in load_file(path):
-            if isinstance(item, Case):
-                suite.cases.append(item)
-            else:
+            if isinstance(item, LoadError):
                 suite.errors.append(item)
+            else:
+                suite.cases.append(item)
     return suite

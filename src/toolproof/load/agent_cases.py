@@ -8,7 +8,7 @@ from typing import Any
 
 from toolproof.load.dialects import dialect_of, suffixes, unknown
 from toolproof.load.errors import LoadError
-from toolproof.load.project_file import PROJECT_FILE
+from toolproof.load.shapes import PROJECT_FILE
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase
 

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from toolproof.load.errors import LoadError
 from toolproof.load.validation import Loc, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 
 AGENT_KEYS = ("provider", "model", "system", "max_steps", "temperature", "max_tokens")
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")

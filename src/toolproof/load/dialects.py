@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Literal, Protocol, cast
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document
-from toolproof.model.server_case import Case
 
 if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase
+    from toolproof.model.server_case import Case
 
 Kind = Literal["server", "agent"]
 YAML = frozenset({".yaml", ".yml"})
@@ -90,4 +90,4 @@ def load_document(document: Document) -> list[Case | LoadError]:
     dialect = dialect_of(document, "server")
     if dialect is None:
         return [unknown(document, "server")]
-    return cast(list[Case | LoadError], list(dialect.loader().load(document, document.file)))
+    return cast("list[Case | LoadError]", list(dialect.loader().load(document, document.file)))

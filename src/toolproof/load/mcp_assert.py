@@ -16,12 +16,13 @@ from pydantic import ValidationError
 from toolproof.core.durations import parse_duration
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError, default_case_name
-from toolproof.load.reader import as_document
 from toolproof.load.shapes import MCP_ASSERT_BLOCKS
 from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
-from toolproof.load.yaml_source import Document, KeyPath
-from toolproof.model.server_case import Case, SourceRef, go_string, one_or_many
+from toolproof.load.yaml_source import Document, KeyPath, as_document
+from toolproof.model.envelope import SourceRef
+from toolproof.model.server_case import Case
+from toolproof.model.server_config import go_string, one_or_many
 
 detect = shapes.mcp_assert
 """The shape test of this dialect (`load/shapes.py`)."""

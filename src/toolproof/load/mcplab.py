@@ -29,11 +29,11 @@ from typing import Any
 from toolproof.core.jsregex import JSRegexError, compile_js
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError
-from toolproof.load.reader import Reader, as_document, source_ref
+from toolproof.load.reader import Reader, source_ref
 from toolproof.load.shapes import MCPLAB_LIBRARY_FILES
 from toolproof.load.shapes import mcplab_not_cases as _not_cases
 from toolproof.load.validation import suggest
-from toolproof.load.yaml_source import Document, KeyPath, read_yaml
+from toolproof.load.yaml_source import Document, KeyPath, as_document, read_yaml
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,

@@ -49,10 +49,8 @@ from toolproof.load.validation import validation_errors
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.base import Frozen
 from toolproof.model.guardrail import Guardrail
-from toolproof.model.server_case import ServerConfig
+from toolproof.model.server_config import ServerConfig
 from toolproof.model.target import HttpTarget
-
-PROJECT_FILE = "toolproof.yaml"
 
 
 def _seconds(value: Any) -> Any:

@@ -24,8 +24,8 @@ from typing import Any
 
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError
-from toolproof.load.reader import Reader, as_document, source_ref
-from toolproof.load.yaml_source import KeyPath
+from toolproof.load.reader import Reader, source_ref
+from toolproof.load.yaml_source import KeyPath, as_document
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,

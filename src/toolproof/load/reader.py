@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -16,23 +15,15 @@ from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.load.errors import LoadError
 from toolproof.load.validation import suggest
 from toolproof.load.yaml_source import Document, KeyPath
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,
     Precondition,
 )
-from toolproof.model.server_case import SourceRef
 
 PRECONDITION_KEYS = ("tool_called", "tool_called_pattern", "any_tool_called", "min_tool_calls")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?")
-
-def as_document(document: object, source: Path) -> Document:
-    """`document` as a positioned Document: a YAML document as read, or plain data (positions unknown)."""
-    if isinstance(document, Document):
-        return document
-    data = document if isinstance(document, dict) else {}
-    return Document(source, 0, data, {(): (1, 1)})
-
 
 class Reader:
     """Reads values out of one document, collecting a LoadError (file, line, column, field) per problem."""

@@ -48,12 +48,10 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.load import shapes
-from toolproof.load.agent_setup import read_agent, read_servers
 from toolproof.load.errors import LoadError
-from toolproof.load.reader import Reader, as_document, default_name, kind_of, source_ref
+from toolproof.load.reader import Reader, default_name, kind_of, source_ref
 from toolproof.load.scenario_checks import CheckReader
-from toolproof.load.target import read_target
-from toolproof.load.yaml_source import KeyPath
+from toolproof.load.yaml_source import KeyPath, as_document
 from toolproof.model.scenario import (
     AgentCase,
     AgentTurn,
@@ -101,14 +99,20 @@ class _Own(CheckReader):
         skip = r.boolean(data["skip"], ("skip",)) if "skip" in data else False
         tags = r.texts(data["tags"], ("tags",)) if "tags" in data else []
         metadata: dict[str, Any] = {"tags": tags} if tags else {}
-        servers = agent = None
-        if "servers" in data:
-            servers, errors = read_servers(r.document, data["servers"], ("servers",))
-            r.errors.extend(errors)
-        if "agent" in data:
-            agent, errors = read_agent(r.document, data["agent"], ("agent",))
-            r.errors.extend(errors)
-        target = read_target(r, data["target"], ("target",)) if "target" in data else None
+        servers = agent = target = None
+        if "servers" in data or "agent" in data:  # where a case runs: its readers load only when it says
+            from toolproof.load.agent_setup import read_agent, read_servers
+
+            if "servers" in data:
+                servers, errors = read_servers(r.document, data["servers"], ("servers",))
+                r.errors.extend(errors)
+            if "agent" in data:
+                agent, errors = read_agent(r.document, data["agent"], ("agent",))
+                r.errors.extend(errors)
+        if "target" in data:
+            from toolproof.load.target import read_target
+
+            target = read_target(r, data["target"], ("target",))
         if r.errors or name is None:
             return list(r.errors)
         case = AgentCase(

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from toolproof.model.server_case import Case
+if TYPE_CHECKING:
+    from toolproof.model.server_case import Case
 
 Predicate = Callable[[str], bool]
 _TOKEN = re.compile(r"""\s*(?:([()])|'([^']*)'|"([^"]*)"|([^\s()'"][^\s()]*))""")

@@ -27,6 +27,9 @@ MCP_ASSERT_BLOCKS = (
 MCPLAB_LIBRARY_FILES = frozenset({"agents.yaml", "agents.yml", "servers.yaml", "servers.yml"})
 """MCPLab library files that hold no cases."""
 
+PROJECT_FILE = "toolproof.yaml"
+"""toolproof's project file (`load/project_file.py`), which holds no cases."""
+
 _MCP_ASSERT_KEYS = frozenset({"server", "setup", *MCP_ASSERT_BLOCKS})
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from toolproof.core.dotpath import WHOLE_TEXT, PathError, parse_path
 from toolproof.core.jsonpath import PathSyntaxError, jsonpath_values
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
-from toolproof.core.schemas import schema_error
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document, KeyPath
 from toolproof.model.server_case import Case, Expect, ToolsBlock
@@ -56,8 +55,11 @@ def _expect_errors(document: Document, at: KeyPath, expect: Expect) -> list[Load
     ]
     errors = [error for error in found if error is not None]
     errors += _jsonpath_errors(document, (*at, "structured"), expect.structured)
-    if expect.structured_schema is not None and (problem := schema_error(expect.structured_schema)):
-        errors.append(document.error((*at, "structured_schema"), problem))
+    if expect.structured_schema is not None:
+        from toolproof.core.schemas import schema_error  # jsonschema: loaded only for a case with a schema
+
+        if problem := schema_error(expect.structured_schema):
+            errors.append(document.error((*at, "structured_schema"), problem))
     return errors
 
 
@@ -94,3 +96,4 @@ def syntax_errors(document: Document, block_key: str, case: Case) -> list[LoadEr
     elif isinstance(case.block, ToolsBlock):
         errors += _tools_errors(document, block_key, case.block)
     return errors
+

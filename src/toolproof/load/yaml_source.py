@@ -30,7 +30,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from toolproof.core.regular_file import MAX_FILE_BYTES, UnreadableFile, read_regular_file
 from toolproof.load.errors import LoadError
-from toolproof.model.server_case import go_string
+from toolproof.model.server_config import go_string
 
 KeyPath = tuple[str | int, ...]
 Position = tuple[int, int]
@@ -85,6 +85,14 @@ class Document:
         return LoadError(
             self.file, line, column, format_path(path), message, hint, self.index, written_name(self.data)
         )
+
+
+def as_document(document: object, source: Path) -> Document:
+    """`document` as a positioned Document: a YAML document as read, or plain data (positions unknown)."""
+    if isinstance(document, Document):
+        return document
+    data = document if isinstance(document, dict) else {}
+    return Document(source, 0, data, {(): (1, 1)})
 
 
 @dataclass(frozen=True)

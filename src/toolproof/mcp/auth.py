@@ -39,7 +39,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
 from toolproof.core.sanitize import add_secret
-from toolproof.model.server_case import AuthConfig
+from toolproof.model.server_config import AuthConfig
 
 DEFAULT_CACHE_DIR = Path(".toolproof") / "oauth"
 HEADLESS_REDIRECT_URI = "http://127.0.0.1/toolproof/oauth-callback"

@@ -9,7 +9,6 @@ from typing import Any
 
 import anyio
 import httpx2
-from mcp.client.auth import OAuthFlowError
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
@@ -62,18 +61,27 @@ EXPECTED: tuple[type[BaseException], ...] = (
     TimeoutError,
     OSError,
     SpawnFailed,
-    OAuthFlowError,
     httpx2.HTTPError,
     anyio.BrokenResourceError,
     anyio.ClosedResourceError,
     anyio.EndOfStream,
 )
-"""Errors a server or the network can cause; anything else is a bug in toolproof and is not caught."""
+"""Errors a server or the network can cause (and the SDK's OAuth flow errors, see `_oauth_failure`); anything
+else is a bug in toolproof and is not caught."""
 
 
 def expected(exc: BaseException) -> bool:
     """Whether `exc` (or the error inside its groups) is one a server or the network can cause."""
-    return isinstance(leaf(exc), EXPECTED)
+    error = leaf(exc)
+    return isinstance(error, EXPECTED) or _oauth_failure(error)
+
+
+def _oauth_failure(error: BaseException) -> bool:
+    """Whether `error` is an OAuth flow error (the SDK's OAuth client is imported only on this error path:
+    a stdio server never needs it)."""
+    from mcp.client.auth import OAuthFlowError
+
+    return isinstance(error, OAuthFlowError)
 
 
 def leaf(exc: BaseException) -> BaseException:
@@ -131,7 +139,7 @@ def classify(
     if isinstance(error, httpx2.HTTPError):
         text = f"cannot reach {_url_of(error)} ({type(error).__name__}: {error or 'no detail'})"
         return _transportish(FailureKind.TRANSPORT, f"{during}: {text}", stderr, details)
-    if isinstance(error, OAuthFlowError):
+    if _oauth_failure(error):
         return _transportish(FailureKind.TRANSPORT, f"{during}: OAuth: {error}", stderr, details)
     if isinstance(error, SpawnFailed):
         return _transportish(FailureKind.TRANSPORT, f"{during}: {error}", stderr, details)

@@ -18,7 +18,7 @@ from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import excerpt, read_message
 from toolproof.model.result import FailureKind
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 STREAM_READ_TIMEOUT_S = 300.0
 JSON_TYPE = "application/json"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from mcp.client.session import ClientRequestContext, ElicitationFnT, ListRootsFnT, SamplingFnT
 from mcp_types import (
     INVALID_PARAMS,
@@ -21,7 +19,7 @@ from mcp_types import (
     TextContent,
 )
 
-from toolproof.model.server_case import ElicitationMock, SamplingMock
+from toolproof.model.server_config import ElicitationMock, SamplingMock
 
 
 def root(entry: str) -> Root:
@@ -83,6 +81,9 @@ def with_defaults(content: dict[str, Any], schema: dict[str, Any]) -> dict[str, 
 
 def misfit(content: dict[str, Any], schema: dict[str, Any]) -> str:
     """Why `content` does not fit the requested schema, naming the field ("" when it fits)."""
+    from jsonschema import Draft202012Validator  # loaded only when an elicitation asks for a form
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as invalid:

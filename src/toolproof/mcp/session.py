@@ -25,7 +25,6 @@ from pydantic import BaseModel, ConfigDict
 
 from toolproof import __version__
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, is_cancellation, leaf
-from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess, run_server
 from toolproof.mcp.sdk_private import TransportStreams
@@ -34,7 +33,7 @@ from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
@@ -350,6 +349,8 @@ async def _connect(spec: ConnectSpec) -> AsyncIterator[Session]:
                 )
                 channel = StdioChannel(server, spec.max_message_bytes)
             else:
+                from toolproof.mcp.http import HttpChannel  # only an http or sse server needs it
+
                 channel = HttpChannel(spec)
             mocks = spec.mocks
             client = Client(

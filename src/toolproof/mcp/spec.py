@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from toolproof.model.server_case import AuthConfig, ElicitationMock, SamplingMock, Transport
+from toolproof.model.server_config import AuthConfig, ElicitationMock, SamplingMock, Transport
 
 ProtocolMode = Literal["legacy", "2026-07-28", "auto"]
 

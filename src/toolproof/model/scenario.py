@@ -14,7 +14,7 @@ from pydantic import Field
 
 from toolproof.model.base import Frozen
 from toolproof.model.envelope import CaseEnvelope
-from toolproof.model.server_case import ServerConfig
+from toolproof.model.server_config import ServerConfig
 from toolproof.model.target import HttpTarget
 
 RegexFlavor = Literal["re2", "js", "python"]
@@ -472,6 +472,3 @@ def _cycles(by_id: dict[str, Check]) -> list[tuple[Check, str]]:
             visit(name, [name])
     return problems
 
-
-OneOfMatcher.model_rebuild()
-CallCheck.model_rebuild()

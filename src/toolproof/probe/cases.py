@@ -17,7 +17,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 
 def server_block(spec: ConnectSpec) -> dict[str, Any]:

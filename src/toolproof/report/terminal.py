@@ -5,12 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
-from typing import TextIO
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, TextIO
 
 from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import silence
@@ -25,8 +22,12 @@ from toolproof.report.describe import (
     stderr_tail,
 )
 from toolproof.report.ordering import InOrder
-from toolproof.report.progress import StatusLine
 from toolproof.report.summary import Summary
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from toolproof.report.progress import StatusLine
 
 STDERR_LINES = 10
 VALUE_CHARS = 500
@@ -35,6 +36,10 @@ VALUE_LINES = 10
 _MARKS = {Status.PASS: "✓", Status.FAIL: "✗", Status.SKIP: "○", Status.ERROR: "!"}
 _STYLES = {Status.PASS: "green", Status.FAIL: "red", Status.SKIP: "yellow", Status.ERROR: "bold red"}
 _WORD_WIDTH = max(len(status.value) for status in Status)
+_RICH_STRIPS = dict.fromkeys((7, 8, 11, 12, 13))  # the control characters rich drops from any text
+
+Piece = tuple[str, str]
+"""Text and its rich style ("" for none): a line of the report is a sequence of pieces."""
 
 
 class Verbosity(IntEnum):
@@ -52,12 +57,63 @@ def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
     return env.get("TERM") != "dumb" and _isatty(stream)
 
 
-class _Console(Console):
-    """A rich console that goes quiet when its reader goes away (`| head`), instead of exiting the program."""
+class _Output:
+    """Where the report's lines go, through rich when coloured. Plain, a line without tabs or trailing
+    whitespace is written as it is, which is what rich prints for it (so rich, slow to import, is loaded only
+    for colour or such a line). Once the reader has gone (`| head`), it goes quiet instead of exiting."""
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        silence(self.file)
+    def __init__(self, stream: TextIO, *, colour: bool) -> None:
+        self._stream = stream
+        self._colour = colour
+        self._console: Console | None = None
+        self._quiet = False
+
+    def line(self, pieces: Sequence[Piece] = ()) -> None:
+        if self._quiet:
+            return
+        text = "".join(text for text, _ in pieces).translate(_RICH_STRIPS)
+        if self._colour or any("\t" in line or line[-1:].isspace() for line in text.split("\n")):
+            self._rich_line(pieces)
+            return
+        try:
+            self._stream.write(text + "\n")
+            self._stream.flush()
+        except BrokenPipeError:
+            self._go_quiet()
+
+    def _rich_line(self, pieces: Sequence[Piece]) -> None:
+        from rich.text import Text
+
+        if self._console is None:
+            self._console = _rich_console(self._stream, self._colour, self._go_quiet)
+        self._console.print(Text.assemble(*pieces))
+
+    def _go_quiet(self) -> None:
+        self._quiet = True
+        silence(self._stream)
+
+
+def _rich_console(stream: TextIO, colour: bool, on_broken_pipe: Callable[[], None]) -> Console:
+    """A rich console on `stream` that calls `on_broken_pipe` when its reader goes away."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            on_broken_pipe()
+
+    return _Console(
+        file=stream,
+        force_terminal=colour,
+        color_system="standard" if colour else None,
+        no_color=not colour,
+        force_interactive=False,
+        legacy_windows=False,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    )
 
 
 class TerminalReport:
@@ -85,21 +141,10 @@ class TerminalReport:
         err = sys.stderr if stderr is None else stderr
         environ = os.environ if env is None else env
         colour = use_colour(out, environ)
-        self._console = _Console(
-            file=out,
-            force_terminal=colour,
-            color_system="standard" if colour else None,
-            no_color=not colour,
-            force_interactive=False,
-            legacy_windows=False,
-            highlight=False,
-            markup=False,
-            emoji=False,
-            soft_wrap=True,
-        )
+        self._out = _Output(out, colour=colour)
         self._marks = colour and _can_encode(out, "".join(_MARKS.values()))
         self._indent = " " * (2 if self._marks else _WORD_WIDTH + 1)
-        self._status = StatusLine(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
+        self._status = _status_line(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
         self._verbosity = verbosity
         self._scrub = Scrubber(secrets)
         self._order: InOrder[tuple[CaseResult, float | None]] = InOrder()  # each with its wall time
@@ -136,7 +181,7 @@ class TerminalReport:
         for line in (line for result, wall in results for line in self._case(result, wall)):
             if self._status:
                 self._status.clear()
-            self._console.print(line)
+            self._out.line(line)
             self._printed = True
 
     def _show_status(self) -> None:
@@ -144,22 +189,22 @@ class TerminalReport:
             name = next(reversed(self._running.values()), "")
             self._status.show(self._line(f"[{self._finished}/{self._total}] {name}").rstrip())
 
-    def _mark(self, status: Status) -> Text:
+    def _mark(self, status: Status) -> Piece:
         text = _MARKS[status] if self._marks else status.value.ljust(_WORD_WIDTH)
-        return Text(text, style=_STYLES[status])
+        return text, _STYLES[status]
 
-    def _case(self, result: CaseResult, wall: float | None) -> list[Text]:
+    def _case(self, result: CaseResult, wall: float | None) -> list[list[Piece]]:
         failed = result.status in (Status.FAIL, Status.ERROR)
         if self._verbosity <= Verbosity.QUIET and not failed:
             return []
-        head = Text.assemble(self._mark(result.status), " ", self._name(result))
+        head = [self._mark(result.status), (" ", ""), (self._name(result), "")]
         if result.status is Status.SKIP:
             if result.reason:
-                head.append(f"  ({self._line(result.reason)})", style="dim")
+                head.append((f"  ({self._line(result.reason)})", "dim"))
         else:
-            head.append(f"  {_took(result, wall)}", style="dim")
+            head.append((f"  {_took(result, wall)}", "dim"))
         if result.trials is not None:
-            head.append(f"  {trials_line(result.trials)}", style="dim")
+            head.append((f"  {trials_line(result.trials)}", "dim"))
         lines = [head]
         if self._verbosity >= Verbosity.VERBOSE and result.phases:
             phases = ", ".join(f"{name} {format_duration(s)}" for name, s in result.phases.items())
@@ -170,8 +215,8 @@ class TerminalReport:
             lines.extend(self._details(result))
         return lines
 
-    def _details(self, result: CaseResult) -> list[Text]:
-        lines: list[Text] = []
+    def _details(self, result: CaseResult) -> list[list[Piece]]:
+        lines: list[list[Piece]] = []
         if result.failure:
             full = self._verbosity >= Verbosity.VERBOSE
             detail = failure_lines(
@@ -192,8 +237,8 @@ class TerminalReport:
             lines.extend(self._indented(f"  {line}", "dim") for line in tail)
         return lines
 
-    def _indented(self, text: str, style: str = "") -> Text:
-        return Text.assemble(self._indent, (text, style))
+    def _indented(self, text: str, style: str = "") -> list[Piece]:
+        return [(self._indent, ""), (text, style)]
 
     def _name(self, result: CaseResult) -> str:
         return self._line(display_name(result, numbered=result.trial > 1))
@@ -210,24 +255,24 @@ class TerminalReport:
         ]
         if failures:
             if self._printed:
-                self._console.print()
-            self._console.print(Text("failures:", style="bold"))
+                self._out.line()
+            self._out.line([("failures:", "bold")])
             for result, node_id in failures:
                 node = display_name(result, numbered=result.trial > 1, label=node_id)
-                self._console.print(Text.assemble("  ", self._mark(result.status), " ", self._line(node)))
+                self._out.line([("  ", ""), self._mark(result.status), (" ", ""), (self._line(node), "")])
             self._printed = True
         reliable = [result for result in event.results if result.trials is not None]
         if reliable:
             if self._printed:
-                self._console.print()
-            self._console.print(Text("reliability:", style="bold"))
+                self._out.line()
+            self._out.line([("reliability:", "bold")])
             for result in reliable:
                 assert result.trials is not None
-                self._console.print(f"  {self._line(result.name)}  {trials_line(result.trials)}")
+                self._out.line([(f"  {self._line(result.name)}  {trials_line(result.trials)}", "")])
             self._printed = True
         if self._printed:
-            self._console.print()
-        self._console.print(Text(_summary_text(summary), style=_summary_style(summary)))
+            self._out.line()
+        self._out.line([(_summary_text(summary), _summary_style(summary))])
 
 
 def _took(result: CaseResult, wall: float | None) -> str:
@@ -264,6 +309,12 @@ def _summary_style(summary: Summary) -> str:
     if not summary.ok:
         return "bold red"
     return "bold green" if summary.passed else "bold yellow"
+
+
+def _status_line(stream: TextIO) -> StatusLine:
+    from toolproof.report.progress import StatusLine  # rich's cell widths: loaded only for a terminal
+
+    return StatusLine(stream)
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
-    from toolproof.model.server_case import ServerConfig
+    from toolproof.model.server_config import ServerConfig
     from toolproof.model.target import HttpTarget
     from toolproof.run.interrupt import Interrupted
 
@@ -171,7 +171,8 @@ def run_eval(
 
 
 def _project(path: Path | None) -> tuple[ProjectConfig, Path | None]:
-    from toolproof.load.project_file import PROJECT_FILE, ProjectConfig, load_project
+    from toolproof.load.project_file import ProjectConfig, load_project
+    from toolproof.load.shapes import PROJECT_FILE
 
     if path is None:
         default = Path(PROJECT_FILE)
@@ -223,7 +224,7 @@ def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
 
 def _servers(given: Sequence[str]) -> dict[str, ServerConfig]:
     """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
-    from toolproof.model.server_case import ServerConfig
+    from toolproof.model.server_config import ServerConfig
 
     found: dict[str, ServerConfig] = {}
     for text in given:

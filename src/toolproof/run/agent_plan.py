@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig
 from toolproof.model.guardrail import Guardrail
 from toolproof.model.scenario import AgentCase
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.model.target import HttpTarget
 from toolproof.sources.agent.loop import DEFAULT_MAX_STEPS
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from toolproof.core.sanitize import maskable, secret_values
 from toolproof.core.template import env_references, expand_env
-from toolproof.model.server_case import ServerConfig
+from toolproof.model.server_config import ServerConfig
 
 
 def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]:

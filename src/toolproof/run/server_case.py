@@ -13,7 +13,6 @@ from toolproof.model.result import CaseResult, Failure, Status, Step
 from toolproof.model.server_case import AssertBlock, Block, Case, Expect, TrajectoryBlock
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.skip import skip_reason
-from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.options import ServerOptions
 
 if TYPE_CHECKING:
@@ -81,6 +80,8 @@ async def execute_case(
     if reason:
         return verdict(Status.SKIP, reason=reason)
     if isinstance(case.block, TrajectoryBlock):
+        from toolproof.run.trajectory import run_trajectory  # reads audit logs: only for trajectory cases
+
         failure = run_trajectory(case.block, case.source.file.parent, options.fixture)
         return verdict(Status.FAIL if failure else Status.PASS, failure)
 

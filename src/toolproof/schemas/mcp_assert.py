@@ -20,13 +20,12 @@ from toolproof.model.server_case import (
     PromptsBlock,
     ResourcesBlock,
     SamplingBlock,
-    ServerConfig,
     SetupStep,
     ToolsBlock,
     TraceEntry,
     TrajectoryCheck,
-    Transport,
 )
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.schemas.shapes import (
     BOOLEAN,
     DURATION,

@@ -7,7 +7,7 @@ the shapes of those readers: a mapping of names to `ServerConfig`, and the targe
 from __future__ import annotations
 
 from toolproof.load.project_file import ProjectConfig
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.schemas.shapes import DURATION, Schema, any_case, document, model_schemas
 from toolproof.schemas.targets import SERVER_NAME, target
 

@@ -11,7 +11,7 @@ from toolproof.load import scenario_checks as own_checks
 from toolproof.load import scenario_file as own
 from toolproof.load import scenario_matchers as matchers
 from toolproof.load.reader import PRECONDITION_KEYS
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.schemas.shapes import (
     ANYTHING,
     BOOLEAN,

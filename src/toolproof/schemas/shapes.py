@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
 from pydantic_core import core_schema
 
-from toolproof.model.server_case import go_string, one_or_many
+from toolproof.model.server_config import go_string, one_or_many
 
 Schema = dict[str, Any]
 

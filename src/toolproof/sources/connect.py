@@ -8,7 +8,7 @@ from toolproof.core.template import expand_env, fill, unset_references
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.result import Failure, FailureKind
-from toolproof.model.server_case import (
+from toolproof.model.server_config import (
     AuthConfig,
     ClientCapabilities,
     SamplingMock,

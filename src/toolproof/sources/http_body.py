@@ -17,7 +17,8 @@ from typing import Any
 
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Node, ToolCall
-from toolproof.sources.traces.mibo import looks_like_canonical, read_canonical, read_legacy
+from toolproof.sources.traces.mibo import read_canonical, read_legacy
+from toolproof.sources.traces.shapes import mibo_canonical
 from toolproof.sources.traces.values import lookup
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -95,7 +96,7 @@ def read_response(
     trace = body if target.trace_path is None else lookup(body, target.trace_path)
     found = (
         read_canonical(trace, source).final
-        if looks_like_canonical(trace)
+        if mibo_canonical(trace)
         else read_legacy({"data": trace}, source, platform=platform).final
     )
     reply = found.reply

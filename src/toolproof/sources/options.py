@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from toolproof.model.server_case import AuthConfig
+from toolproof.model.server_config import AuthConfig
 
 Protocol = Literal["legacy", "2026-07-28", "auto"]
 

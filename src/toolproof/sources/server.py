@@ -18,7 +18,8 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session, open_session
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind, Step
-from toolproof.model.server_case import Block, Case, Expect, SamplingBlock, SamplingMock
+from toolproof.model.server_case import Block, Case, Expect, SamplingBlock
+from toolproof.model.server_config import SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, Straggling, content_text

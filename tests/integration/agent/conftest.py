@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.providers.base import ModelReply, ModelRequest, Provider
 
 ROOT = Path(__file__).resolve().parents[3]

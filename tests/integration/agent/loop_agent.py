@@ -20,7 +20,7 @@ from typing import Any
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.run.providers import load_scripted
 from toolproof.sources.agent.loop import AgentSettings, run_conversation
 from toolproof.sources.agent.mcp_tools import open_tool_host

@@ -9,7 +9,7 @@ from toolproof.check.stop import recorded_stop
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.providers.base import ModelReply, ToolUse
 from toolproof.providers.scripted import ScriptedProvider
 from toolproof.sources.agent.loop import AgentSettings, run_conversation

@@ -32,7 +32,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from toolproof.mcp.session import Session, open_session
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 NOTES = Path(__file__).resolve().parents[3] / "examples" / "servers" / "notes_server.py"
 SLOW_S = 5.0

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from tests.integration.mcp.helpers import NOTES, stdio
 
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import AgentCase
-from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Transcript, Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
 from toolproof.providers.scripted import ScriptedProvider

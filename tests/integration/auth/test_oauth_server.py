@@ -21,7 +21,7 @@ from toolproof.mcp.auth import EXPIRY_MARGIN_S
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import AuthConfig, Transport
+from toolproof.model.server_config import AuthConfig, Transport
 
 SERVER = ROOT / "tests" / "servers" / "oauth_server.py"
 CLIENT_ID = "ci-client"

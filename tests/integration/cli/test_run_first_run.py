@@ -1,5 +1,6 @@
 """`toolproof run` on what a newcomer gets wrong: a `{{fixture}}` with no --fixture, an unset `${VAR}` in a
-url, a failure to find in the file, --collect-only with reports, and a trajectory suite with no server."""
+url, a failure to find in the file, --collect-only with reports, a trajectory suite with no server, and a
+stdio suite that loads no OAuth, HTTP or schema code it does not use."""
 
 from __future__ import annotations
 
@@ -88,6 +89,20 @@ def test_a_trajectory_suite_does_not_import_the_mcp_sdk() -> None:
         "status = main(['run', 'examples/blocks/trajectory', '-q'])\n"
         "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types'})\n"
         "assert not loaded, loaded\nsys.exit(10 + status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 10, done.stderr
+
+
+def test_a_stdio_suite_loads_no_oauth_http_or_schema_validator() -> None:
+    code = (
+        "import sys\nfrom toolproof.cli import main\n"
+        f"status = main(['run', 'examples/quickstart/01_tiny_tools.yaml', '--server', "
+        f"{sys.executable + ' examples/servers/tiny_server.py'!r}, '-q'])\n"
+        "unused = {'mcp.client.auth', 'toolproof.mcp.http', 'toolproof.mcp.auth', 'jsonschema',\n"
+        "          'toolproof.run.trajectory', 'toolproof.model.scenario'}\n"
+        "loaded = sorted(unused & set(sys.modules))\n"
+        "assert 'mcp' in sys.modules and not loaded, loaded\nsys.exit(10 + status)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 10, done.stderr

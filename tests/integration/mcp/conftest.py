@@ -10,7 +10,7 @@ import pytest
 from tests.integration.mcp.helpers import NOTES, free_port, stop, wait_for_port
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 
 @pytest.fixture(scope="session")

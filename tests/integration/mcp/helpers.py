@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 ROOT = Path(__file__).resolve().parents[3]
 TINY = ROOT / "examples" / "servers" / "tiny_server.py"

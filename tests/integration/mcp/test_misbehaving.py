@@ -17,7 +17,7 @@ from toolproof.mcp.process import reap_strays
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 pytestmark = pytest.mark.servers
 

@@ -14,7 +14,7 @@ from toolproof.mcp.session import Session, open_session
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.observation import Notification
 from toolproof.model.result import FailureKind
-from toolproof.model.server_case import ElicitationMock, SamplingMock
+from toolproof.model.server_config import ElicitationMock, SamplingMock
 
 pytestmark = pytest.mark.servers
 

@@ -14,7 +14,7 @@ import pytest
 from tests.support.llm_wire import ANTHROPIC_PATH, LlmWire, WireCall
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.providers.anthropic_messages import SILENT_FAILURE, AnthropicMessagesProvider
 from toolproof.providers.base import Message, ModelRequest, ProviderError, ToolUse
 from toolproof.sources.agent.loop import AgentSettings, run_conversation

@@ -13,8 +13,8 @@ from toolproof.check.judge import Judge, JudgeRequest
 from toolproof.check.scenario import Evaluation, Outcome, evaluate
 from toolproof.core.expressions import Clock, Scope
 from toolproof.load.yaml_source import read_yaml
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import AgentCase, AgentTurn, Assertion
-from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
 
 ZONE = ZoneInfo("Europe/Lisbon")

@@ -8,7 +8,7 @@ from pathlib import Path
 from toolproof.load.agent_cases import load_agent_cases
 from toolproof.load.project_file import AgentSettingsFile, ProjectConfig, load_project
 from toolproof.model.scenario import AgentCase
-from toolproof.model.server_case import ServerConfig, Transport
+from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.run.agent_plan import Plan, Unplannable, plan_cases
 
 

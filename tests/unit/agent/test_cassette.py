@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from toolproof.core.sanitize import mask
+from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import AgentCase
-from toolproof.model.server_case import SourceRef
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
 from toolproof.sources.agent.cassette import (

@@ -7,7 +7,8 @@ from typing import Any
 
 from toolproof.author.coverage import coverage_json, coverage_lines, measure, template_matches
 from toolproof.author.listing import Listing
-from toolproof.model.server_case import Case, SourceRef
+from toolproof.model.envelope import SourceRef
+from toolproof.model.server_case import Case
 
 
 def case(block: dict[str, Any], *, skip: bool = False) -> Case:

@@ -10,7 +10,8 @@ from toolproof.author.case_file import render
 from toolproof.author.drafts import arguments_for, drafts, file_name, is_write
 from toolproof.author.listing import Listing
 from toolproof.load import load_file
-from toolproof.model.server_case import Case, ServerConfig
+from toolproof.model.server_case import Case
+from toolproof.model.server_config import ServerConfig
 from toolproof.sources.options import ServerOptions
 
 READ = {"name": "read_text_file", "description": "Read a file",

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from toolproof.author.matrix import grid, matrix_items
 from toolproof.load.errors import LoadError
+from toolproof.model.envelope import SourceRef
 from toolproof.model.result import CaseResult, Status
-from toolproof.model.server_case import Case, ServerConfig, SourceRef
+from toolproof.model.server_case import Case
+from toolproof.model.server_config import ServerConfig
 
 
 def test_expand_and_fold() -> None:

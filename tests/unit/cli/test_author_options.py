@@ -45,7 +45,7 @@ def test_server_specs() -> None:
 def test_a_url_without_transport_is_streamable_http(command: str) -> None:
     """As in the probes, a URL without --transport is reached over Streamable HTTP, not run as a command."""
     from toolproof.cli.author_options import given_server
-    from toolproof.model.server_case import Transport
+    from toolproof.model.server_config import Transport
 
     args = build_parser()[0].parse_args([command, "--server", "http://127.0.0.1:1/mcp", "--headers", "A=1"])
     server = given_server(args)
@@ -59,7 +59,7 @@ def test_a_url_without_transport_is_streamable_http(command: str) -> None:
 
 def test_matrix_urls_without_transport_are_streamable_http() -> None:
     from toolproof.cli.matrix import named_servers
-    from toolproof.model.server_case import Transport
+    from toolproof.model.server_config import Transport
 
     argv = ["matrix", "s", "--server", "a=http://h/mcp", "--server", "b=node s.js"]
     args = build_parser()[0].parse_args(argv)

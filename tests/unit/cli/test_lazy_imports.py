@@ -1,7 +1,9 @@
-"""A one-case `check` loads only what its cases use: no MCP client, HTTP client or JSON Schema validator."""
+"""A one-case `check` loads only what its cases use: no MCP SDK, HTTP client, JSON Schema validator, regex
+engine, JSONPath, rich (plain output), server case model or other command."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,20 +15,28 @@ PROBE = """
 import sys
 from toolproof.cli import main
 status = main(sys.argv[1:])
-heavy = {"mcp", "httpx", "jsonschema"}
-print(sorted(name for name in sys.modules if name.split(".")[0] in heavy), file=sys.stderr)
+heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
+own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
+       "toolproof.sources.traces.mibo", "toolproof.cli.run"}
+print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
 
 
-def _loaded(*args: str) -> tuple[int, str]:
+def _loaded(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    environ = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "NO_COLOR")}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**environ, **(env or {})},
     )
     return done.returncode, done.stderr.strip().splitlines()[-1]
 
 
-def test_one_case_check_imports_no_mcp_http_or_jsonschema() -> None:
+def test_one_case_check_imports_only_what_its_cases_use() -> None:
     status, loaded = _loaded(
         "check", str(STARTUP / "one_case.yaml"), "--trace", str(STARTUP / "refund.transcript.json")
     )
@@ -42,3 +52,16 @@ def test_a_schema_assertion_loads_jsonschema(tmp_path: Path) -> None:
     )
     _, loaded = _loaded("check", str(cases), "--trace", str(STARTUP / "refund.transcript.json"))
     assert "jsonschema" in loaded
+
+
+def test_a_regex_assertion_loads_the_regex_engine(tmp_path: Path) -> None:
+    cases = tmp_path / "regex.yaml"
+    cases.write_text("name: refund\nid: refund\nexpect:\n  - regex: {pattern: 'refund', flavor: js}\n")
+    _, loaded = _loaded("check", str(cases), "--trace", str(STARTUP / "refund.transcript.json"))
+    assert "regex" in loaded
+
+
+def test_coloured_output_loads_rich() -> None:
+    args = ("check", str(STARTUP / "one_case.yaml"), "--trace", str(STARTUP / "refund.transcript.json"))
+    _, loaded = _loaded(*args, env={"FORCE_COLOR": "1"})
+    assert "rich" in loaded

@@ -10,11 +10,9 @@ from toolproof.load import load_file, load_suite
 from toolproof.model.server_case import (
     AssertBlock,
     Case,
-    ClientCapabilities,
     CompletionArgument,
     CompletionBlock,
     CompletionRef,
-    ElicitationMock,
     Expect,
     ListParams,
     LoggingBlock,
@@ -25,13 +23,17 @@ from toolproof.model.server_case import (
     PromptsBlock,
     ResourcesBlock,
     SamplingBlock,
-    SamplingMock,
-    ServerConfig,
     SetupStep,
     SourceRef,
     TraceEntry,
     TrajectoryBlock,
     TrajectoryCheck,
+)
+from toolproof.model.server_config import (
+    ClientCapabilities,
+    ElicitationMock,
+    SamplingMock,
+    ServerConfig,
     Transport,
 )
 

@@ -7,7 +7,8 @@ from tests.unit.load.conftest import Write
 
 from toolproof.load import load_file
 from toolproof.load.mcp_assert import BLOCKS, chosen_block, detect
-from toolproof.model.server_case import AssertBlock, Case, Transport
+from toolproof.model.server_case import AssertBlock, Case
+from toolproof.model.server_config import Transport
 
 SERVER = "server: {command: srv}\n"
 

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from toolproof.load import SelectionError, select
-from toolproof.model.server_case import AssertBlock, Case, SourceRef
+from toolproof.model.envelope import SourceRef
+from toolproof.model.server_case import AssertBlock, Case
 
 
 def _case(file: str, name: str) -> Case:

@@ -19,7 +19,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.core.sanitize import Scrubber, mask
 from toolproof.mcp.auth import EXPIRY_MARGIN_S, TokenCache, cache_path, oauth_provider
-from toolproof.model.server_case import AuthConfig
+from toolproof.model.server_config import AuthConfig
 from toolproof.sources.connect import expand_auth
 
 URL = "http://127.0.0.1:9/mcp"

@@ -13,7 +13,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.mocks import elicitation_callback
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import Mocks
-from toolproof.model.server_case import ElicitationMock
+from toolproof.model.server_config import ElicitationMock
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

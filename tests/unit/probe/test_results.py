@@ -6,7 +6,7 @@ from pathlib import Path
 
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Status
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.probe.cases import render, server_block
 from toolproof.probe.lint import lint_results
 from toolproof.probe.lint_rules import Finding, Severity

@@ -128,6 +128,16 @@ def test_stderr_tail_shows_the_last_ten_lines() -> None:
     assert "err 4\n" not in out and "        err 14\n" in out
 
 
+def test_tabs_and_trailing_blanks_print_as_rich_prints_them() -> None:
+    out, _ = run([result("a", Status.ERROR, stderr="key\tvalue\nlong\tname\tx\nblank after   \n")])
+    assert (
+        "      server stderr:\n"
+        "        key     value\n"  # a tab goes to the next multiple of 8 columns of the printed line
+        "        long    name    x\n"
+        "        blank after   \n"
+    ) in out
+
+
 def test_summary_wording() -> None:
     assert run([])[0] == "no cases ran in 3.2s\n"
     assert run([result("a", duration_s=0.01)])[0].endswith("\n\n1 passed, 0 failed in 3.2s\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 from toolproof.load.agent_cases import load_agent_cases
 from toolproof.load.project_file import ProjectConfig
 from toolproof.model.scenario import AgentCase
-from toolproof.model.server_case import ServerConfig
+from toolproof.model.server_config import ServerConfig
 from toolproof.model.target import HttpTarget
 from toolproof.run.agent_plan import HTTP_AGENT, Plan, plan_cases
 

@@ -12,8 +12,9 @@ from jsonschema import Draft202012Validator
 from toolproof.cli import main
 from toolproof.load import LoadError, load_file, mcp_assert, mcplab, mibo, promptkit, scenario_file
 from toolproof.load.agent_cases import load_agent_cases
-from toolproof.load.project_file import PROJECT_FILE, load_project
+from toolproof.load.project_file import load_project
 from toolproof.load.script_file import ScriptError, load_script
+from toolproof.load.shapes import PROJECT_FILE
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.schemas import FORMATS, HERE, build, file_name, render
 from toolproof.schemas.validate import problems

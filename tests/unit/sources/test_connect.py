@@ -1,4 +1,4 @@
-from toolproof.model.server_case import ClientCapabilities, SamplingMock, ServerConfig, Transport
+from toolproof.model.server_config import ClientCapabilities, SamplingMock, ServerConfig, Transport
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 

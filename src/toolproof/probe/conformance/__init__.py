@@ -9,7 +9,7 @@ import anyio
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 from toolproof.probe.conformance.checks import SPEC, Verdict, run_checks
 from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.wire import NoAnswer, open_link

@@ -18,7 +18,7 @@ from toolproof.mcp.process import run_server
 from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
-from toolproof.model.server_case import Transport
+from toolproof.model.server_config import Transport
 
 Message = dict[str, Any]
 

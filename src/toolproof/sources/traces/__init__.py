@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.core.regular_file import UnreadableFile, read_regular_file
-from toolproof.model.transcript import Transcript
-from toolproof.sources.traces import audit_log, mcplab, mibo, native, otel
+from toolproof.sources.traces import shapes
 from toolproof.sources.traces.errors import TraceError, UnknownFormat
-from toolproof.sources.traces.mibo import PLATFORMS, Platform
 
-__all__ = ["PLATFORMS", "Platform", "TraceError", "UnknownFormat", "read_traces"]
+if TYPE_CHECKING:
+    from toolproof.model.transcript import Transcript
+    from toolproof.sources.traces.mibo import Platform
+
+__all__ = ["TraceError", "UnknownFormat", "read_traces"]
 
 
 def _not_json(error: ValueError, line: int = 0) -> TraceError:
@@ -67,11 +69,17 @@ def read_traces(
     else:
         return _document(document, source, platform, response_path)
     values = [record for _, record in records]
-    if mcplab.looks_like(values):
+    if shapes.mcplab_trace(values):
+        from toolproof.sources.traces import mcplab  # each reader loads only for its format
+
         return mcplab.read(records, source)
-    if all(otel.looks_like(value) for value in values):
+    if all(shapes.otel(value) for value in values):
+        from toolproof.sources.traces import otel
+
         return otel.read(values, source)
-    if audit_log.looks_like(values):
+    if shapes.audit_log(values):
+        from toolproof.sources.traces import audit_log
+
         return audit_log.read(records, source)
     raise UnknownFormat("JSON lines that are neither an MCPLab trace, an mcp-assert audit log nor OTLP/JSON")
 
@@ -85,17 +93,27 @@ def _document(
             for index, item in enumerate(document)
             for run in _document(item, f"{source}[{index}]", platform, response_path)
         ]
-    if otel.looks_like(document):
+    if shapes.otel(document):
+        from toolproof.sources.traces import otel
+
         return otel.read([document], source)
-    if mibo.looks_like_canonical(document):
+    if shapes.mibo_canonical(document):
+        from toolproof.sources.traces import mibo
+
         return [mibo.read_canonical(document, source)]
-    if mibo.looks_like_legacy(document):
+    if shapes.mibo_legacy(document):
+        from toolproof.sources.traces import mibo
+
         return [mibo.read_legacy(document, source, platform, response_path)]
-    if native.looks_like(document):
+    if shapes.native(document):
+        from toolproof.sources.traces import native
+
         return native.read(document, source)
-    if mcplab.looks_like([document]):
+    if shapes.mcplab_trace([document]):
+        from toolproof.sources.traces import mcplab
+
         return mcplab.read([(1, document)], source)
-    if mcplab.looks_like_results(document):
+    if shapes.mcplab_results(document):
         raise UnknownFormat("an MCPLab results.json, which holds no messages: read the run's trace.jsonl")
     keys = ", ".join(sorted(document)[:8]) if isinstance(document, dict) else type(document).__name__
     raise UnknownFormat(f"not a trace format toolproof knows (top-level keys: {keys})")

@@ -24,10 +24,6 @@ class AuditLogError(TraceError):
     """A line of an audit log that is not JSON, or not a JSON object."""
 
 
-def looks_like(records: list[Any]) -> bool:
-    return any(isinstance(record, Mapping) and isinstance(record.get("tool"), str) for record in records)
-
-
 def _call(record: Any, line: int, position: int) -> ToolCall | None:
     """The tool call a record holds, None for a record that is no call, or `AuditLogError`."""
     if record is None:

@@ -17,19 +17,6 @@ from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.values import arguments, content_text, integer, millis, span_ms
 
 
-def looks_like(records: list[Any]) -> bool:
-    """JSON lines whose records are MCPLab's `trace_meta` / `scenario_run`."""
-    return any(
-        isinstance(record, Mapping) and record.get("type") in ("trace_meta", "scenario_run")
-        for record in records
-    )
-
-
-def looks_like_results(document: Any) -> bool:
-    """An MCPLab run's `results.json` (a summary of the runs, without their messages)."""
-    return isinstance(document, Mapping) and {"metadata", "summary", "scenarios"} <= set(document)
-
-
 @dataclass
 class _TurnBuilder:
     user: str = ""

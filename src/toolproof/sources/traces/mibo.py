@@ -44,18 +44,6 @@ _AI_NODE = re.compile(r"langchain|openai|anthropic|azure|gemini|ollama", re.IGNO
 _TRIGGER = re.compile(r"webhook|trigger|start|manualtrigger", re.IGNORECASE)
 
 
-def looks_like_legacy(document: Any) -> bool:
-    return (
-        isinstance(document, Mapping)
-        and "data" in document
-        and set(document) <= {"data", "metadata", "platformId", "externalMetadata"}
-    )
-
-
-def looks_like_canonical(document: Any) -> bool:
-    return isinstance(document, Mapping) and isinstance(document.get("spans"), list)
-
-
 def platform_of(data: Any, metadata: Mapping[str, Any]) -> Platform:
     """The platform whose parser reads `data`."""
     if isinstance(data, Mapping):

@@ -13,12 +13,6 @@ from toolproof.model.transcript import Transcript
 from toolproof.sources.traces.errors import TraceError
 
 
-def looks_like(document: Any) -> bool:
-    if isinstance(document, Mapping) and isinstance(document.get("runs"), list):
-        return True
-    return isinstance(document, Mapping) and isinstance(document.get("turns"), list)
-
-
 def read(document: Mapping[str, Any], source: str) -> list[Transcript]:
     runs = document["runs"] if isinstance(document.get("runs"), list) else [document]
     found = []

@@ -11,13 +11,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolproof.model.transcript import Transcript
+from toolproof.sources.traces import shapes
 from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.spans import Span, renumbered, turn_of, with_events
 from toolproof.sources.traces.values import integer, mapping, millis
-
-
-def looks_like(document: Any) -> bool:
-    return isinstance(document, Mapping) and isinstance(document.get("resourceSpans"), list)
 
 
 def any_value(value: Any) -> Any:
@@ -72,7 +69,7 @@ def read(documents: Iterable[Any], source: str) -> list[Transcript]:
     """The runs in OTLP/JSON documents."""
     traces: dict[str, dict[str, Span]] = {}
     for document in documents:
-        if not looks_like(document):
+        if not shapes.otel(document):
             raise TraceError("expected an OTLP/JSON object with resourceSpans")
         for resource in document["resourceSpans"]:
             resource = mapping(resource)
