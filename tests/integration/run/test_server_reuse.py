@@ -11,7 +11,8 @@ import anyio
 import pytest
 from tests.integration.mcp.helpers import MISBEHAVING, alive
 
-from toolproof.model.server_case import AssertBlock, Case, Expect, ServerConfig, SourceRef
+from toolproof.model.server_case import AssertBlock, Case, Expect, SourceRef
+from toolproof.model.server_config import ServerConfig
 from toolproof.run.server_reuse import Reuse
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.shared_servers import SharedServers

@@ -12,7 +12,6 @@ import pytest
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_case import (
     AssertBlock,
-    AuthConfig,
     Case,
     CompletionArgument,
     CompletionBlock,
@@ -28,8 +27,8 @@ from toolproof.model.server_case import (
     ToolsBlock,
     TrajectoryBlock,
     TrajectoryCheck,
-    Transport,
 )
+from toolproof.model.server_config import AuthConfig, Transport
 from toolproof.run.server_reuse import alone_reason, called_tools
 from toolproof.sources.shared_servers import identity
 
