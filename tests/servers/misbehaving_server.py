@@ -23,9 +23,9 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   batch            answers tools/call inside a JSON-RPC batch array
   init_notifications  sends tools/list_changed and a log message as soon as it is initialized
   notification_flood  sends NOTIFICATIONS (default 10 000) log notifications before answering tools/call
-  on_request       declares its tool t readOnlyHint: true, answers "ok", then does what the call's
-                   argument `then` says: "exit" (exit with code 3), "hang" (sleep), "garbage" (a non-JSON
-                   line on stdout); its answer names its pid
+  on_request       declares its tool t readOnlyHint: true (and a tool w readOnlyHint: false), answers "ok",
+                   then does what the call's argument `then` says: "exit" (exit with code 3), "hang"
+                   (sleep), "garbage" (a non-JSON line on stdout); its answer names its pid
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
@@ -199,10 +199,12 @@ def serve() -> None:
         elif method == "tools/list":
             if MODE == "silent_listing":
                 continue
-            tool: dict[str, Any] = {"name": "t", "inputSchema": {"type": "object"}}
+            tools: list[dict[str, Any]] = [{"name": "t", "inputSchema": {"type": "object"}}]
             if MODE == "on_request":
-                tool["annotations"] = {"readOnlyHint": True}
-            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": [tool]}})
+                tools[0]["annotations"] = {"readOnlyHint": True}
+                writing = {"readOnlyHint": False}
+                tools.append({"name": "w", "inputSchema": {"type": "object"}, "annotations": writing})
+            send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools}})
         elif method == "tools/call" and MODE == "on_request":
             then_act(request_id, (message.get("params") or {}).get("arguments") or {})
         elif method == "tools/call":

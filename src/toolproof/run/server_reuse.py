@@ -8,23 +8,32 @@ whose answers depend on subscriptions, levels and timing a previous case may hav
 Every other case gets a fresh server, as without the flag. Shared servers see one run-wide fixture copy,
 which only such read-only cases use; a shared server that fails a case at the transport or protocol
 level, or times out, is stopped, and the case runs again on a fresh server if an earlier case had used it.
+
+Sharing costs a tools/list, so it is tried only where it can pay: for a server identity that at least two
+case runs of the suite may share, and for a case none of whose tools a server of that identity has already
+declared not read-only (what the servers of an identity declared is remembered for the run). Every other
+case starts its one fresh server straight away. A case that may not share never runs on the shared server
+that listed the tools for it: that server has answered a tools/list the case did not ask for, so it is not
+the fresh server the case's verdict is defined on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import anyio
 
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import Session
+from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
 from toolproof.model.server_case import AssertBlock, Case, CompletionBlock, Expect, ToolsBlock
+from toolproof.run.skip import skip_reason
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.server import ServerExchange, observe_case
-from toolproof.sources.shared_servers import SharedServers
+from toolproof.sources.shared_servers import SharedServers, identity
 
 SHARED_BLOCKS = (AssertBlock, ToolsBlock, CompletionBlock)
 SIDE_EFFECT_CHECKS = ("net_delta", "file_contains", "file_not_contains", "file_not_exists", "file_unchanged")
@@ -54,15 +63,12 @@ def called_tools(case: Case) -> list[str]:
     return tools
 
 
-async def read_only(case: Case, session: Session) -> bool:
-    """Whether the server declares every tool the case calls `readOnlyHint: true` (an unlisted tool, or a
-    listing that fails, proves nothing)."""
-    for tool in called_tools(case):
-        declared = await session.tool_declaration(tool)
-        annotations = (declared or {}).get("annotations")
-        if not isinstance(annotations, dict) or annotations.get("readOnlyHint") is not True:
-            return False
-    return True
+async def read_only(tool: str, session: Session) -> bool:
+    """Whether the server declares the tool `readOnlyHint: true` (an unlisted tool, or a listing that
+    fails, proves nothing)."""
+    declared = await session.tool_declaration(tool)
+    annotations = (declared or {}).get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 
 
 @dataclass
@@ -75,11 +81,40 @@ class SharedRun:
 
 
 class Reuse:
-    """The run's shared servers and the one fixture copy they see."""
+    """The run's shared servers, the one fixture copy they see, and what their servers declared.
 
-    def __init__(self, servers: SharedServers, fixture: str | None) -> None:
+    `cases` are the cases of the run, each run `runs` times: they tell which server identities more than
+    one case run may share, and how many cases will come for each.
+    """
+
+    def __init__(
+        self,
+        servers: SharedServers,
+        fixture: str | None,
+        cases: Sequence[Case],
+        options: ServerOptions,
+        runs: int = 1,
+    ) -> None:
         self.servers = servers
         self.variables = {"fixture": fixture} if fixture else {}
+        self._not_read_only: dict[str, set[str]] = {}  # per identity: tools a server of it did not declare
+        candidates: dict[str, int] = {}
+        for case in cases:
+            spec = self._spec(case, options)
+            if spec is not None and skip_reason(case, options.environ) is None:
+                servers.expect(spec, runs)
+                key = identity(spec)
+                candidates[key] = candidates.get(key, 0) + runs
+        self._sharable = {key for key, count in candidates.items() if count > 1}
+
+    def _spec(self, case: Case, options: ServerOptions) -> ConnectSpec | None:
+        """The spec of the shared server the case would borrow; None if it may not share."""
+        if alone_reason(case) is not None:
+            return None
+        try:
+            return connect_spec(case.server, self.variables, options, request_timeout=options.timeout_s)
+        except RequestFailed:
+            return None  # the fresh run reports the configuration error
 
     async def observe(
         self,
@@ -89,21 +124,32 @@ class Reuse:
         on_answered: Callable[[], None],
     ) -> SharedRun | None:
         """The case run on a shared server; None when it must run on a fresh one instead (it may not
-        share, or its shared server broke under it after serving an earlier case)."""
-        if alone_reason(case) is not None:
+        share, it has nobody to share with, or its shared server broke under it after serving an earlier
+        case)."""
+        spec = self._spec(case, options)
+        if spec is None:
+            return None
+        key = identity(spec)
+        if key not in self._sharable:
+            self.servers.forgo(spec)
+            return None
+        known = self._not_read_only.setdefault(key, set())
+        if known.intersection(called_tools(case)):
+            self.servers.forgo(spec)
             return None
         try:
-            spec = connect_spec(case.server, self.variables, options, request_timeout=options.timeout_s)
             lease = await self.servers.borrow(spec)
         except RequestFailed:
-            return None  # the fresh run reports why the server could not start
+            self._sharable.discard(key)  # nor will the next case's; the fresh run reports why
+            return None
         try:
             with anyio.fail_after(DECLARATION_WAIT_S):
-                allowed = await read_only(case, lease.session)
+                refused = [tool for tool in called_tools(case) if not await read_only(tool, lease.session)]
         except (RequestFailed, TimeoutError):
             self.servers.give_back(spec, lease, healthy=False)
             return None
-        if not allowed:
+        if refused:
+            known.update(refused)
             self.servers.give_back(spec, lease, healthy=True)
             return None
         variables = dict(self.variables)

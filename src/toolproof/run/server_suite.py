@@ -80,7 +80,8 @@ async def run_server_suite(
         with isolated_fixture(options.fixture) as fixture:
             async with anyio.create_task_group() as group:
                 servers = SharedServers(group)
-                reuse = Reuse(servers, str(fixture) if fixture else None)
+                cases = [item for item in items if isinstance(item, Case)]
+                reuse = Reuse(servers, str(fixture) if fixture else None, cases, options, runs=trials)
                 try:
                     results = await run(by_document(items))
                 finally:

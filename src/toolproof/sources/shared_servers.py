@@ -1,5 +1,6 @@
 """Servers kept open across cases (`--reuse-server`): one pool per server identity, each server lent to one
-case at a time, closed when it misbehaves and when the run ends."""
+case at a time, stopped when it misbehaves, when no case that could borrow it is left to come, and when the
+run ends."""
 
 from __future__ import annotations
 
@@ -27,37 +28,72 @@ class Lease:
 
 class SharedServers:
     """Open sessions by identity (the connection spec without its request timeout). A lease is given back
-    healthy (kept for the next case with the same identity) or broken (its server is stopped)."""
+    healthy (kept for the next case with the same identity) or broken (its server is stopped).
+
+    `expect` announces the cases that will come for an identity; each `borrow` or `forgo` is one of them
+    arriving. Once every announced case has arrived, an idle server of that identity serves nobody again, so
+    it is stopped at once, while the rest of the run goes on, rather than when the run ends. An identity
+    never announced keeps its idle servers until `close_all`.
+    """
 
     def __init__(self, group: anyio.abc.TaskGroup) -> None:
         self._group = group
         self._idle: dict[str, list[Lease]] = {}
+        self._to_come: dict[str, int] = {}
         self._numbers = itertools.count(1)
+
+    def expect(self, spec: ConnectSpec, cases: int = 1) -> None:
+        """So many more cases of this identity will each borrow or forgo a server."""
+        key = identity(spec)
+        self._to_come[key] = self._to_come.get(key, 0) + cases
+
+    def forgo(self, spec: ConnectSpec) -> None:
+        """An announced case of this identity arrived and will not borrow (it runs on a fresh server)."""
+        key = identity(spec)
+        if self._arrive(key):
+            self._close_idle(key)
 
     async def borrow(self, spec: ConnectSpec) -> Lease:
         """An idle server of this identity, or a newly started one. Raises RequestFailed like
         `open_session` when a new server cannot be started or initialized."""
-        idle = self._idle.get(identity(spec))
+        key = identity(spec)
+        last = self._arrive(key)
+        idle = self._idle.get(key)
         if idle:
             lease = idle.pop()
             lease.used = True
+            if last:
+                self._close_idle(key)
             return lease
         session, closed = await self._group.start(self._hold, spec)
         return Lease(session=session, number=next(self._numbers), used=False, _closed=closed)
 
     def give_back(self, spec: ConnectSpec, lease: Lease, *, healthy: bool) -> None:
-        if healthy:
+        key = identity(spec)
+        if healthy and not self._all_arrived(key):
             lease.session.forget_traffic()
-            self._idle.setdefault(identity(spec), []).append(lease)
+            self._idle.setdefault(key, []).append(lease)
         else:
             lease._closed.set()
 
     def close_all(self) -> None:
         """Stop every idle server (the task group then waits for them to exit)."""
-        for leases in self._idle.values():
-            for lease in leases:
-                lease._closed.set()
-        self._idle.clear()
+        for key in list(self._idle):
+            self._close_idle(key)
+
+    def _arrive(self, key: str) -> bool:
+        """Count one announced case of `key` as arrived; True when that was the last one."""
+        if key not in self._to_come:
+            return False
+        self._to_come[key] -= 1
+        return self._all_arrived(key)
+
+    def _all_arrived(self, key: str) -> bool:
+        return self._to_come.get(key, 1) <= 0
+
+    def _close_idle(self, key: str) -> None:
+        for lease in self._idle.pop(key, []):
+            lease._closed.set()
 
     @staticmethod
     async def _hold(
@@ -93,5 +129,7 @@ def identity(spec: ConnectSpec) -> str:
             spec.mocks,
             spec.protocol,
             spec.max_message_bytes,
+            spec.auth,
+            spec.token_cache,
         )
     )

@@ -96,3 +96,78 @@ def test_a_shared_server_that_crashes_hangs_or_writes_garbage_is_replaced(
     assert server("answers, then writes garbage") != server("after the garbage")
     assert server("after the hang") not in (None, server("hangs"))
     assert server("shares with the one before") == server("after the hang")
+
+
+def methods_case(name: str, tool: str, methods: Path, server: str = "") -> str:
+    """A case on the on_request server that records every request it receives in `methods`; `server`
+    gives it a server identity of its own."""
+    return (
+        f"name: {name}\n"
+        f"server: {{command: {sys.executable}, args: [{MISBEHAVING}, on_request], "
+        f"env: {{METHODS_FILE: '{methods}', SERVER: '{server}'}}}}\n"
+        f"assert: {{tool: {tool}, args: {{}}, expect: {{contains: [ok]}}}}\n"
+    )
+
+
+def requests(methods: Path) -> list[str]:
+    seen = methods.read_text().split() if methods.exists() else []
+    methods.unlink(missing_ok=True)
+    return seen
+
+
+def test_a_case_with_nobody_to_share_with_starts_one_server_and_lists_nothing(
+    tmp_path: Path, write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome]
+) -> None:
+    """As in server-memory's suite, every case names a server of its own: sharing could not pay, so each
+    case starts exactly one server, which never gets a tools/list the case did not ask for."""
+    methods = tmp_path / "methods"
+    suite = write_suite(
+        {
+            "1.yaml": methods_case("writes", "w", methods, server="1"),
+            "2.yaml": methods_case("writes again", "w", methods, server="2"),
+            "3.yaml": methods_case("reads alone", "t", methods, server="3"),
+        }
+    )
+    fresh = toolproof(str(suite), "-j", "1")
+    assert requests(methods) == ["initialize", "tools/call"] * 3
+    reused = toolproof(str(suite), "-j", "1", "--reuse-server")
+    assert requests(methods) == ["initialize", "tools/call"] * 3
+    passed = dict.fromkeys(["writes", "writes again", "reads alone"], "PASS")
+    assert reused.verdicts() == fresh.verdicts() == passed
+    assert not any("shared_server" in result for result in reused.report["results"])
+
+
+def test_a_writing_case_never_runs_on_the_server_that_listed_its_tools(
+    tmp_path: Path, write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome]
+) -> None:
+    """One server identity: the first writer's tools are listed once on a shared server, which then serves
+    the readers; each writer runs on a fresh server of its own."""
+    methods = tmp_path / "methods"
+    suite = write_suite(
+        {
+            "1.yaml": methods_case("writes", "w", methods),
+            "2.yaml": methods_case("writes again", "w", methods),
+            "3.yaml": methods_case("reads", "t", methods),
+            "4.yaml": methods_case("reads again", "t", methods),
+        }
+    )
+    fresh = toolproof(str(suite), "-j", "1")
+    requests(methods)
+    reused = toolproof(str(suite), "-j", "1", "--reuse-server")
+    seen = requests(methods)
+    assert reused.verdicts() == fresh.verdicts()
+    assert seen.count("initialize") == 3  # the shared server and one per writer
+    assert seen.count("tools/list") == 1
+    shared = {r["name"]: r.get("shared_server") for r in reused.report["results"]}
+    assert shared["writes"] is None and shared["writes again"] is None
+    assert shared["reads"] is not None and shared["reads"] == shared["reads again"]
+
+
+def test_the_trials_of_one_case_share_a_server(
+    tmp_path: Path, write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome]
+) -> None:
+    methods = tmp_path / "methods"
+    suite = write_suite({"1.yaml": methods_case("reads", "t", methods)})
+    outcome = toolproof(str(suite), "-j", "1", "--trials", "3", "--reuse-server")
+    assert outcome.verdicts() == {"reads": "PASS"}
+    assert requests(methods) == ["initialize", "tools/list", "tools/call", "tools/call", "tools/call"]

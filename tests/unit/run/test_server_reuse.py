@@ -1,12 +1,15 @@
-"""Which cases may share a server under --reuse-server: the static rule, block type by block type."""
+"""Which cases may share a server under --reuse-server: the static rule, block type by block type, and
+which servers are interchangeable."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_case import (
     AssertBlock,
     Case,
@@ -25,7 +28,9 @@ from toolproof.model.server_case import (
     TrajectoryBlock,
     TrajectoryCheck,
 )
+from toolproof.model.server_config import AuthConfig, Transport
 from toolproof.run.server_reuse import alone_reason, called_tools
+from toolproof.sources.shared_servers import identity
 
 
 def case(block: Any, **fields: Any) -> Case:
@@ -89,3 +94,11 @@ def test_every_called_tool_is_checked_setup_first() -> None:
     setup = [SetupStep(tool="write"), SetupStep(tool="read")]
     assert called_tools(case(AssertBlock(tool="t"), setup=setup)) == ["write", "read", "t"]
     assert called_tools(case(COMPLETION, setup=setup)) == ["write", "read"]
+
+
+def test_servers_reached_with_other_credentials_are_never_interchangeable() -> None:
+    http = ConnectSpec(transport=Transport.HTTP, url="http://127.0.0.1:1/mcp")
+    one = replace(http, auth=AuthConfig(client_id="a", client_secret="s"))
+    other = replace(http, auth=AuthConfig(client_id="b", client_secret="s"))
+    assert identity(one) != identity(other) != identity(http)
+    assert identity(one) == identity(replace(one, request_timeout=5))

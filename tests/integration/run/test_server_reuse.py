@@ -1,0 +1,68 @@
+"""`--reuse-server` on a real server, below the command line: what an identity's servers declared is
+remembered, and a shared server stops as soon as no case is left to borrow it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from tests.integration.mcp.helpers import MISBEHAVING, alive
+
+from toolproof.model.server_case import AssertBlock, Case, Expect, SourceRef
+from toolproof.model.server_config import ServerConfig
+from toolproof.run.server_reuse import Reuse
+from toolproof.sources.options import ServerOptions
+from toolproof.sources.shared_servers import SharedServers
+
+pytestmark = pytest.mark.servers
+
+
+def case(name: str, tool: str, methods: Path) -> Case:
+    """A case on the on_request server, which records every request it receives in `methods`."""
+    args = [str(MISBEHAVING), "on_request"]
+    server = ServerConfig(command=sys.executable, args=args, env={"METHODS_FILE": str(methods)})
+    source = SourceRef(file=Path(f"{name}.yaml"))
+    return Case(name=name, source=source, server=server, block=AssertBlock(tool=tool))
+
+
+def no_expect(variables: object) -> Expect:
+    return Expect()
+
+
+async def test_a_tool_known_not_read_only_starts_no_server_to_be_listed(tmp_path: Path) -> None:
+    methods = tmp_path / "methods"
+    writes, writes_again, reads = case("w1", "w", methods), case("w2", "w", methods), case("r", "t", methods)
+    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
+    async with anyio.create_task_group() as group:
+        servers = SharedServers(group)
+        reuse = Reuse(servers, None, [writes, writes_again, reads], options)
+        assert await reuse.observe(writes, options, no_expect, lambda: None) is None  # w declared writing
+        assert methods.read_text().split() == ["initialize", "tools/list"]
+        shared = await reuse.observe(reads, options, no_expect, lambda: None)  # takes the idle server back
+        assert shared is not None and shared.exchange.failure is None
+        # no server of the identity is idle now, yet the second writer starts none just to list its tools
+        assert await reuse.observe(writes_again, options, no_expect, lambda: None) is None
+        assert methods.read_text().split() == ["initialize", "tools/list", "tools/call"]
+        servers.close_all()
+
+
+async def test_the_last_case_of_an_identity_stops_its_server_before_the_run_ends(tmp_path: Path) -> None:
+    methods = tmp_path / "methods"
+    first, second = case("r1", "t", methods), case("r2", "t", methods)
+    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
+    async with anyio.create_task_group() as group:
+        servers = SharedServers(group)
+        reuse = Reuse(servers, None, [first, second], options)
+        one = await reuse.observe(first, options, no_expect, lambda: None)
+        assert one is not None and one.exchange.observation is not None
+        pid = int(one.exchange.observation.text.rsplit(" ", 1)[1])  # "ok from PID"
+        assert alive(pid)  # kept for the second case
+        two = await reuse.observe(second, options, no_expect, lambda: None)
+        assert two is not None and two.server == one.server
+        with anyio.fail_after(10):
+            while alive(pid):  # stopped with no close_all: nobody is left to borrow it
+                await anyio.sleep(0.05)
+        servers.close_all()
