@@ -1,5 +1,5 @@
 """`python -m toolproof`."""
 
-from toolproof.cli import main
+from toolproof.cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,19 @@ def test_no_command_is_a_usage_error() -> None:
     done = subprocess.run([sys.executable, "-m", "toolproof"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "run" in done.stderr
+
+
+def test_the_console_entry_returns_the_commands_status_and_freezes_what_is_left(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import gc
+
+    from toolproof.cli import console
+
+    (tmp_path / "case.yaml").write_text("name: no block\n")
+    monkeypatch.setattr(sys, "argv", ["toolproof", "schema", "mcp-assert", str(tmp_path / "case.yaml")])
+    try:
+        assert console() == 1  # the file breaks the schema, as `main` would say
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
