@@ -18,6 +18,7 @@ from toolproof.model.observation import LogMessage, Notification, Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import (
     AssertBlock,
+    Block,
     CompletionBlock,
     LoggingBlock,
     NotificationsBlock,
@@ -156,8 +157,8 @@ async def observe_resources(
     block: ResourcesBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
     """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
-    if block.list_ is None and block.read is None:
-        raise _incomplete("assert_resources", "read")  # before subscribing, as mcp-assert checks it
+    if missing := missing_request(block):
+        raise missing  # before subscribing, as mcp-assert checks it
     started = time.perf_counter()
     mark = session.mark()
     if block.subscribe:
@@ -176,6 +177,16 @@ async def observe_resources(
     return Observation(
         text=text, result=result, notifications=notes, duration_s=time.perf_counter() - started
     )
+
+
+def missing_request(block: Block) -> RequestFailed | None:
+    """The configuration failure of a resources or prompts block that names no request (a failed case, as in
+    mcp-assert, not a load error): known before its server starts. None for every other block."""
+    if isinstance(block, ResourcesBlock) and block.list_ is None and block.read is None:
+        return _incomplete("assert_resources", "read")
+    if isinstance(block, PromptsBlock) and block.list_ is None and block.get is None:
+        return _incomplete("assert_prompts", "get")
+    return None
 
 
 def _incomplete(block: str, other: str) -> RequestFailed:

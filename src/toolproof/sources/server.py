@@ -22,7 +22,7 @@ from toolproof.model.server_case import Block, Case, Expect, SamplingBlock
 from toolproof.model.server_config import SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
-from toolproof.sources.requests import OBSERVERS, Straggling, content_text
+from toolproof.sources.requests import OBSERVERS, Straggling, content_text, missing_request
 
 FILE_CHECK_MAX_BYTES = 256 * 1024 * 1024
 """The largest file a file expectation reads."""
@@ -134,6 +134,8 @@ class _CaseRun:
         )
         if self.session is not None:
             return await self._talk(self.session)
+        if missing := missing_request(block):
+            raise missing  # no server needed to tell
         spec = connect_spec(
             self.case.server, self.variables, self.options, sampling=sampling, request_timeout=self.timeout
         )

@@ -165,3 +165,24 @@ def test_client_capabilities_fail_when_the_answer_is_not_the_expected_one(
         failure = outcome.result(name)["failure"]
         assert (failure["kind"], failure["check"]) == ("expectation", "contains"), name
         assert all(words in failure["message"] for words in said), (name, failure["message"])
+
+
+def test_a_block_that_names_no_request_fails_before_any_server_starts(
+    write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome]
+) -> None:
+    nowhere = "server: {command: /nonexistent/mcp-server}\n"  # starting it would fail the case differently
+    outcome = toolproof(
+        str(
+            write_suite(
+                {
+                    "1.yaml": f"name: resources\n{nowhere}assert_resources: {{subscribe: 'a://b'}}\n",
+                    "2.yaml": f"name: prompts\n{nowhere}assert_prompts: {{expect: {{not_empty: true}}}}\n",
+                }
+            )
+        )
+    )
+    assert outcome.verdicts() == {"resources": "FAIL", "prompts": "FAIL"}
+    for name, other in (("resources", "read"), ("prompts", "get")):
+        failure = outcome.result(name)["failure"]
+        assert failure["kind"] == "config"
+        assert failure["message"] == f"assert_{name} requires either 'list' or '{other}'"
