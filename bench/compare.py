@@ -49,6 +49,7 @@ class Tally:
     wall: float = 0.0
     verdicts: dict[str, str] = field(default_factory=dict)
     shared: int = 0
+    per_suite: dict[str, float] = field(default_factory=dict)
 
 
 def environment(scratch: Path, variant: str) -> dict[str, str]:
@@ -195,6 +196,7 @@ def main() -> int:
                     wall, results = run_variant(variant, suite, fixture, scratch)
                     tally = tallies[variant]
                     tally.wall += wall
+                    tally.per_suite[suite.name] = tally.per_suite.get(suite.name, 0.0) + wall
                     for result in results:
                         tally.verdicts[f"{suite.name}/{result['name']}"] = str(result["status"]).upper()
                         tally.shared += result.get("shared_server") is not None
@@ -218,6 +220,10 @@ def main() -> int:
             if variant.endswith("--reuse-server"):
                 for name in sorted(n for n, s in tally.verdicts.items() if fresh.get(n) != s):
                     print(f"  {variant}: {name}: {tally.verdicts[name]} (fresh {fresh.get(name)})")
+        print(f"\nwall s per suite{'':<12}" + "".join(f"{suite.name:>14}" for suite, _ in SUITES))
+        for variant, tally in tallies.items():
+            walls = (tally.per_suite[suite.name] / args.rounds for suite, _ in SUITES)
+            print(f"{variant:<28}" + "".join(f"{wall:14.1f}" for wall in walls))
         start_up()
         if not args.skip_memory:
             memory(scratch)
