@@ -5,13 +5,14 @@ suites (the parity suites in tests/parity/suites plus bench/suites/everything50:
 server-filesystem, server-memory, mcp-server-time) it runs every variant in one process, one suite after
 another, interleaved per round, and prints per variant: the wall time summed over the suites, its ratio to
 mcp-assert and to mcp-assert --reuse-server, how many cases shared a server, and how many verdicts differ from
-toolproof's fresh run (a wrong verdict is the price mcp-assert's reuse pays on stateful cases). It also prints
-the load average when it started and ended, since the ratios only mean something when both ran under the same
-load, and how many case durations toolproof had recorded (`.toolproof/durations.json`, which sets the order
-cases start in; the fresh variant runs first on each suite, so the reuse variant starts from its durations).
-toolproof runs from its bytecode cache, as an installed copy does (compiled first). Then start-up: `--help`,
-`--version` and `check` on a one-case file (best of five), and the top entries of `python -X importtime -m
-toolproof check`; and memory: toolproof's peak RSS on 100 and on 1,000 cases.
+toolproof's fresh run (a wrong verdict is the price mcp-assert's reuse pays on stateful cases), then each
+variant's wall time per suite. It also prints the load average when it started and ended, since the ratios
+only mean something when both ran under the same load, and how many case durations toolproof had recorded
+(`.toolproof/durations.json`, which sets the order cases start in; the fresh variant runs first on each suite,
+so the reuse variant starts from its durations). toolproof runs from its bytecode cache, as an installed copy
+does (compiled first). Then start-up: `--help`, `--version` and `check` on a one-case file (best of five), and
+the top entries of `python -X importtime -m toolproof check`; and memory: toolproof's peak RSS on 100 and on
+1,000 cases.
 """
 
 from __future__ import annotations
