@@ -12,7 +12,9 @@ def longest_wait_s(block: Block, grace_s: float) -> float:
     """The longest `block` may wait after its answer: for a subscription update, or `grace_s` for
     notifications still on their way; 0 for a block that ends with its answer."""
     if isinstance(block, ResourcesBlock):
-        return SUBSCRIPTION_WAIT_S if block.expect_notification is True else grace_s
+        if block.expect_notification is None:
+            return 0.0
+        return SUBSCRIPTION_WAIT_S if block.expect_notification else grace_s
     if isinstance(block, NotificationsBlock | LoggingBlock):
         return grace_s
     return grace_s if isinstance(block, AssertBlock) and block.capture_progress else 0.0
