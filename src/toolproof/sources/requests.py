@@ -27,7 +27,7 @@ from toolproof.model.server_case import (
     SamplingBlock,
     ToolsBlock,
 )
-from toolproof.sources.waits import SUBSCRIPTION_WAIT_S
+from toolproof.sources.waits import longest_wait_s
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 DECLARATION_WAIT_S = 2.0
@@ -40,7 +40,7 @@ class Straggling:
     `answered`, told before any such wait, so the case's slot goes to the next case while this one waits."""
 
     grace_s: float
-    answered: Callable[[], None] = lambda: None
+    answered: Callable[[], None]
 
 
 def content_text(blocks: list[dict[str, Any]]) -> str:
@@ -96,11 +96,12 @@ def _expects_structured(block: AssertBlock | SamplingBlock) -> bool:
     return expect is not None and (expect.structured is not None or expect.structured_schema is not None)
 
 
-async def _since(session: Session, mark: int, after: Straggling, wait: bool = True) -> list[Notification]:
-    """Notifications that arrived after `mark`, waiting the grace period for stragglers when `wait`."""
-    if wait and after.grace_s > 0:
+async def _since(session: Session, mark: int, after: Straggling, block: Block) -> list[Notification]:
+    """Notifications that arrived after `mark`, once the block waited for stragglers (`longest_wait_s`)."""
+    seconds = longest_wait_s(block, after.grace_s)
+    if seconds > 0:
         after.answered()
-        await anyio.sleep(after.grace_s)
+        await anyio.sleep(seconds)
     return list(session.notifications[mark:])
 
 
@@ -112,7 +113,7 @@ async def observe_tool(
     mark, started = session.mark(), time.perf_counter()
     arguments = fill(block.args, variables)
     result, tool = await _declared_call(session, block.tool, arguments, progress, _expects_structured(block))
-    return _tool_observation(result, await _since(session, mark, after, wait=progress), started, tool)
+    return _tool_observation(result, await _since(session, mark, after, block), started, tool)
 
 
 async def _settled_mark(session: Session) -> int:
@@ -130,7 +131,7 @@ async def observe_notifications(
     """Every notification from the moment the call is sent until the grace period after its result."""
     mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
-    return _tool_observation(result, await _since(session, mark, after), started, tool)
+    return _tool_observation(result, await _since(session, mark, after, block), started, tool)
 
 
 async def observe_logging(
@@ -144,7 +145,7 @@ async def observe_logging(
     tool = None
     if block.tool:
         result, tool = await _declared_call(session, block.tool, fill(block.args, variables), False)
-    notes = await _since(session, mark, after)
+    notes = await _since(session, mark, after, block)
     logs = [
         LogMessage(level=str(p.get("level", "")), data=p.get("data"), logger=p.get("logger"))
         for p in (note.params for note in notes if note.method == "notifications/message")
@@ -171,9 +172,11 @@ async def observe_resources(
         text = "\n".join(_resource_text(item) for item in result.get("contents") or [])
     if block.unsubscribe:
         await session.unsubscribe(fill(block.unsubscribe, variables))
-    if block.expect_notification is True:
-        await _wait_for(session, mark, RESOURCE_UPDATED, SUBSCRIPTION_WAIT_S, after)
-    notes = await _since(session, mark, after, wait=block.expect_notification is False)
+    if block.expect_notification is True:  # ends with the update: `longest_wait_s` is its limit
+        await _wait_for(session, mark, RESOURCE_UPDATED, longest_wait_s(block, after.grace_s), after)
+        notes = list(session.notifications[mark:])
+    else:
+        notes = await _since(session, mark, after, block)
     return Observation(
         text=text, result=result, notifications=notes, duration_s=time.perf_counter() - started
     )
