@@ -64,3 +64,12 @@ def write_best_effort(
         warn(f"could not write {target}: {exc.strerror or exc}", stderr)
         return False
     return True
+
+
+def ignored_directory(directory: Path) -> None:
+    """Create `directory` (a state directory such as `.toolproof/`) and a `.gitignore` in it that makes git
+    ignore all of it. Raises OSError."""
+    directory.mkdir(parents=True, exist_ok=True)
+    ignore = directory / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# created by toolproof\n*\n", encoding="utf-8")

@@ -39,6 +39,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
 from toolproof.core.sanitize import add_secret
+from toolproof.core.writing import ignored_directory
 from toolproof.model.server_config import AuthConfig
 
 DEFAULT_CACHE_DIR = Path(".toolproof") / "oauth"
@@ -73,10 +74,9 @@ class TokenCache:
         if self.path is None:
             return
         directory = self.path.parent
+        if directory.parent.name == ".toolproof":
+            ignored_directory(directory.parent)
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        ignore = directory.parent / ".gitignore" if directory.parent.name == ".toolproof" else None
-        if ignore is not None and not ignore.exists():
-            ignore.write_text("*\n", encoding="utf-8")
         descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.fchmod(descriptor, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from toolproof.core.writing import warn, write_atomic
+from toolproof.core.writing import ignored_directory, warn, write_atomic
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import Status
 
@@ -64,10 +64,7 @@ class LastFailedWriter:
             else:
                 failed.discard(result.node_id)
         try:
-            self._directory.mkdir(parents=True, exist_ok=True)
-            ignore = self._directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# created by toolproof\n*\n", encoding="utf-8")
+            ignored_directory(self._directory)
             write_atomic(
                 self._directory / LAST_FAILED, json.dumps({"failed": sorted(failed)}, indent=2) + "\n"
             )

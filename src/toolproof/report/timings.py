@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from toolproof.core.writing import warn, write_atomic
+from toolproof.core.writing import ignored_directory, warn, write_atomic
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import Status
 
@@ -35,8 +35,8 @@ def last_durations(directory: Path) -> dict[str, float]:
 
 
 class DurationsWriter:
-    """Records each case's duration when the run finishes, beside the last-failed record (which creates the
-    directory and its .gitignore first); a directory that cannot be written is warned about."""
+    """Records each case's duration when the run finishes (a directory that cannot be written is warned
+    about)."""
 
     def __init__(self, directory: Path, *, stderr: TextIO | None = None) -> None:
         self._directory, self._stderr = directory, stderr
@@ -53,6 +53,7 @@ class DurationsWriter:
             return
         seconds = {**last_durations(self._directory), **ran}
         try:
+            ignored_directory(self._directory)
             write_atomic(self._directory / DURATIONS, json.dumps({"seconds": seconds}, indent=1) + "\n")
         except OSError as error:
             warn(f"could not record durations in {self._directory}: {error.strerror or error}", self._stderr)

@@ -77,7 +77,7 @@ def test_client_credentials_from_the_environment_only(url: str, tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
     (cached,) = (tmp_path / ".toolproof" / "oauth").iterdir()
     assert stat.S_IMODE(cached.stat().st_mode) == 0o600
-    assert (tmp_path / ".toolproof" / ".gitignore").read_text() == "*\n"
+    assert (tmp_path / ".toolproof" / ".gitignore").read_text() == "# created by toolproof\n*\n"
     assert "access_token" in json.loads(cached.read_text())["tokens"]
 
 

@@ -30,7 +30,7 @@ async def test_tokens_are_kept_owner_only_and_reused_until_they_expire(tmp_path:
     await TokenCache(path).set_tokens(OAuthToken(access_token="tok-fresh-1", expires_in=3600))
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
-    assert (tmp_path / ".toolproof" / ".gitignore").read_text() == "*\n"
+    assert (tmp_path / ".toolproof" / ".gitignore").read_text() == "# created by toolproof\n*\n"
     again = await TokenCache(path).get_tokens()
     assert again is not None and again.access_token == "tok-fresh-1"
     await TokenCache(path).set_tokens(

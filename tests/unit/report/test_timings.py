@@ -39,3 +39,10 @@ def test_an_unwritable_directory_is_warned_about(tmp_path: Path, capsys: pytest.
     blocked.write_text("")
     DurationsWriter(blocked).handle(RunFinished(results=[result("a", Status.PASS, 1.0)]))
     assert "could not record durations" in capsys.readouterr().err
+
+
+def test_the_record_makes_its_directory_ignored_by_git(tmp_path: Path) -> None:
+    state = tmp_path / ".toolproof"
+    DurationsWriter(state).handle(RunFinished(results=[result("a", Status.PASS, 1.0)]))
+    assert (state / ".gitignore").read_text() == "# created by toolproof\n*\n"
+    assert last_durations(state) == {"s.yaml::a": 1.0}
