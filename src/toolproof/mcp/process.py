@@ -60,6 +60,31 @@ def read_proc(pid: int) -> ProcInfo | None:
     )
 
 
+def cpu_ticks(root: int) -> int | None:
+    """Clock ticks of CPU (user and system, with reaped children's) used so far by `root` and every live
+    descendant; None when `root` is gone or there is no /proc."""
+    total = 0
+    frontier, seen = [root], set()
+    while frontier:
+        pid = frontier.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                raw = handle.read()
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            if pid == root:
+                return None
+            continue
+        total += sum(int(field) for field in raw[raw.rfind(b")") + 2 :].split()[11:15])
+        for thread in threads:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                frontier.extend(int(child) for child in handle.read().split())
+    return total
+
+
 def scan() -> dict[int, ProcInfo]:
     """Every process visible in /proc (empty where there is no /proc)."""
     try:

@@ -21,6 +21,7 @@ from toolproof.model.result import Failure, FailureKind, Step
 from toolproof.model.server_case import Block, Case, Expect, SamplingBlock
 from toolproof.model.server_config import SamplingMock
 from toolproof.sources.connect import connect_spec
+from toolproof.sources.idle import lending_when_idle
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, Straggling, content_text, missing_request
 
@@ -150,13 +151,14 @@ class _CaseRun:
         block = self.case.block
         try:
             self.phases.lap("start", "setup")
-            await _run_setup(self.case, session, self.variables, self.steps)
-            self.phases.lap("setup", "call")
-            before = _read_files(self.expect.file_unchanged or [])
-            observe = OBSERVERS[type(block)]
-            self.steps.append(_request_step(block, self.variables))
-            straggling = Straggling(self.options.notification_grace_s, self.on_answered)
-            observation = await observe(block, session, self.variables, straggling)
+            async with lending_when_idle(session.pid, self.on_answered):
+                await _run_setup(self.case, session, self.variables, self.steps)
+                self.phases.lap("setup", "call")
+                before = _read_files(self.expect.file_unchanged or [])
+                observe = OBSERVERS[type(block)]
+                self.steps.append(_request_step(block, self.variables))
+                straggling = Straggling(self.options.notification_grace_s, self.on_answered)
+                observation = await observe(block, session, self.variables, straggling)
             self.steps[-1] = self.steps[-1].model_copy(
                 update={
                     "response": observation.result or observation.text,

@@ -113,7 +113,8 @@ def test_a_stdio_suite_starts_its_server_before_it_imports_the_mcp_sdk(flags: li
     code = (
         "import sys\nfrom toolproof.cli import main\n"
         "spawns = []\n"
-        "sys.addaudithook(lambda event, _: event == 'subprocess.Popen' and spawns.append('mcp' in sys.modules))\n"
+        "sys.addaudithook(lambda event, _: event == 'subprocess.Popen'\n"
+        "                 and spawns.append('mcp' in sys.modules))\n"
         f"status = main(['run', 'examples/quickstart/01_tiny_tools.yaml', '--server', "
         f"{sys.executable + ' examples/servers/tiny_server.py'!r}, '-q', *{flags!r}])\n"
         "assert spawns[:1] == [False] and 'mcp' in sys.modules, spawns\nsys.exit(10 + status)\n"

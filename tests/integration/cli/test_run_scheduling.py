@@ -1,5 +1,6 @@
-"""Keeping the cores busy on real servers: a case that only waits gives its slot to the next one, and a run
-with a state directory starts the cases that were slowest last time first."""
+"""Keeping the cores busy on real servers: a case that only waits (for late notifications, or on a server that
+sits idle) gives its slot to the next one, and a run with a state directory starts the cases that were slowest
+last time first."""
 
 from __future__ import annotations
 
@@ -55,6 +56,30 @@ def test_a_case_waiting_for_late_notifications_lets_the_next_case_run(tmp_path: 
     # one job: the echo case starts only once the logging case gave up its slot, and ends within its wait
     assert events.started() == ["logging waits its grace period", "echo"]
     assert events.finished() == ["echo", "logging waits its grace period"]
+
+
+IDLE = """\
+name: a long operation on an idle server
+server: {command: mcp-server-everything}
+assert: {tool: trigger-long-running-operation, args: {duration: 3, steps: 1}, expect: {not_error: true}}
+"""
+
+
+def test_a_case_whose_server_sits_idle_lets_the_next_case_run(tmp_path: Path) -> None:
+    (tmp_path / "1.yaml").write_text(IDLE)
+    (tmp_path / "2.yaml").write_text(ECHO.format(name="echo"))
+    collection = api.collect_suite([tmp_path])
+    events = Events()
+
+    async def main() -> None:
+        await run_server_suite(collection.items, ServerOptions(environ=dict(os.environ)), jobs=1, sink=events)
+
+    anyio.run(main)
+    # one job: the server sleeps through its 3 s operation, so the echo case runs meanwhile and ends first
+    assert events.started() == ["a long operation on an idle server", "echo"]
+    assert events.finished() == ["echo", "a long operation on an idle server"]
+    verdicts = [event.result.status.value for event in events.seen if isinstance(event, CaseFinished)]
+    assert verdicts == ["PASS", "PASS"]
 
 
 def test_a_run_with_a_state_directory_starts_last_runs_slowest_case_first(tmp_path: Path) -> None:
