@@ -9,8 +9,9 @@ from typing import Any
 
 import anyio
 
+from toolproof.mcp.client import MAX_PAGES, Session
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import MAX_PAGES, Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_config import ServerConfig, Transport
 from toolproof.run.fixture import isolated_fixture

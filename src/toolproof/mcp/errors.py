@@ -1,19 +1,22 @@
-"""Every way a request can fail, as one exception carrying a classified `Failure`."""
+"""Every way a request can fail, as one exception carrying a classified `Failure`.
+
+The SDK and httpx load only when an error is classified, so that starting a server needs neither."""
 
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import httpx2
-from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from toolproof.model.result import Failure, FailureKind
+
+if TYPE_CHECKING:
+    import httpx2
+    from mcp.shared.exceptions import MCPError
 
 PROTOCOL_VIOLATION = "toolproof/protocol-violation"
 """Key in the `data` of an error response toolproof synthesizes for a reply it could not read."""
@@ -54,26 +57,27 @@ class TransportFault:
     message: str
 
 
-EXPECTED: tuple[type[BaseException], ...] = (
-    MCPError,
+_EXPECTED: tuple[type[BaseException], ...] = (
     ValidationError,
     RuntimeError,
     TimeoutError,
     OSError,
     SpawnFailed,
-    httpx2.HTTPError,
     anyio.BrokenResourceError,
     anyio.ClosedResourceError,
     anyio.EndOfStream,
 )
-"""Errors a server or the network can cause (and the SDK's OAuth flow errors, see `_oauth_failure`); anything
-else is a bug in toolproof and is not caught."""
 
 
 def expected(exc: BaseException) -> bool:
-    """Whether `exc` (or the error inside its groups) is one a server or the network can cause."""
+    """Whether `exc` (or the error inside its groups) is one a server or the network can cause: the SDK's
+    error responses, HTTP errors, `_EXPECTED` and the SDK's OAuth flow errors. Anything else is a bug in
+    toolproof and is not caught."""
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+
     error = leaf(exc)
-    return isinstance(error, EXPECTED) or _oauth_failure(error)
+    return isinstance(error, (MCPError, httpx2.HTTPError, *_EXPECTED)) or _oauth_failure(error)
 
 
 def _oauth_failure(error: BaseException) -> bool:
@@ -122,6 +126,9 @@ def classify(
     go wrong, if anything; `timeout` is the request timeout that applied; `era` the protocol version the
     session speaks.
     """
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+
     error = leaf(exc)
     details: dict[str, Any] = {"during": during}
     if isinstance(error, MCPError):
@@ -172,6 +179,8 @@ def _excerpt(text: str) -> str:
 def _from_error_response(
     error: MCPError, during: str, stderr: str, fault: TransportFault | None, timeout: float | None
 ) -> Failure:
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
     details: dict[str, Any] = {"during": during}
     if isinstance(error.data, dict) and PROTOCOL_VIOLATION in error.data:
         return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error.message}", details=details)

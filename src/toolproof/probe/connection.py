@@ -11,15 +11,18 @@ from __future__ import annotations
 import contextlib
 import time
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Failure, FailureKind
 from toolproof.probe.outcome import Outcome
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 RESTART_AFTER = frozenset({FailureKind.TRANSPORT, FailureKind.TIMEOUT, FailureKind.PROTOCOL})
 _TIMEOUT_SLACK_S = 2.0

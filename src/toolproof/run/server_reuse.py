@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import anyio
 
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
 from toolproof.model.server_case import AssertBlock, Case, CompletionBlock, Expect, ToolsBlock
@@ -34,6 +34,9 @@ from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.server import ServerExchange, observe_case
 from toolproof.sources.shared_servers import SharedServers, identity
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 SHARED_BLOCKS = (AssertBlock, ToolsBlock, CompletionBlock)
 SIDE_EFFECT_CHECKS = ("net_delta", "file_contains", "file_not_contains", "file_not_exists", "file_unchanged")

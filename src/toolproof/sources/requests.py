@@ -7,13 +7,12 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session
 from toolproof.model.observation import LogMessage, Notification, Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import (
@@ -29,6 +28,9 @@ from toolproof.model.server_case import (
 )
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.waits import longest_wait_s
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 RESOURCE_UPDATED = "notifications/resources/updated"
 DECLARATION_WAIT_S = 2.0
@@ -260,7 +262,7 @@ async def observe_tools(
     return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
 
 
-Observer = Callable[[Any, Session, Mapping[str, str], Straggling], Awaitable[Observation]]
+Observer = Callable[[Any, "Session", Mapping[str, str], Straggling], Awaitable[Observation]]
 
 OBSERVERS: dict[type, Observer] = {
     AssertBlock: observe_tool,

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -15,7 +15,7 @@ from toolproof.core.dotpath import PathError, capture_value
 from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind, Step
 from toolproof.model.server_case import Block, Case, Expect, SamplingBlock
@@ -23,6 +23,9 @@ from toolproof.model.server_config import SamplingMock
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.requests import OBSERVERS, Straggling, content_text, missing_request
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 FILE_CHECK_MAX_BYTES = 256 * 1024 * 1024
 """The largest file a file expectation reads."""

@@ -7,12 +7,16 @@ from __future__ import annotations
 import itertools
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import anyio
 import anyio.abc
 
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 
 @dataclass

@@ -30,7 +30,8 @@ from typing import Any
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.client import Session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_config import Transport
 

@@ -106,3 +106,17 @@ def test_a_stdio_suite_loads_no_oauth_http_or_schema_validator() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 10, done.stderr
+
+
+@pytest.mark.parametrize("flags", [[], ["--reuse-server"]])
+def test_a_stdio_suite_starts_its_server_before_it_imports_the_mcp_sdk(flags: list[str]) -> None:
+    code = (
+        "import sys\nfrom toolproof.cli import main\n"
+        "spawns = []\n"
+        "sys.addaudithook(lambda event, _: event == 'subprocess.Popen' and spawns.append('mcp' in sys.modules))\n"
+        f"status = main(['run', 'examples/quickstart/01_tiny_tools.yaml', '--server', "
+        f"{sys.executable + ' examples/servers/tiny_server.py'!r}, '-q', *{flags!r}])\n"
+        "assert spawns[:1] == [False] and 'mcp' in sys.modules, spawns\nsys.exit(10 + status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 10, done.stderr

@@ -9,8 +9,9 @@ import anyio
 import pytest
 from tests.integration.mcp.helpers import ROOT, notes, with_fields
 
+from toolproof.mcp.client import Session
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec, Mocks
 from toolproof.model.observation import Notification
 from toolproof.model.result import FailureKind

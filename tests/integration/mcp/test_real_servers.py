@@ -8,8 +8,9 @@ import anyio
 import pytest
 from tests.integration.mcp.helpers import stdio
 
+from toolproof.mcp.client import Session
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import Mocks
 from toolproof.model.result import FailureKind
 from toolproof.model.server_config import ElicitationMock, SamplingMock

@@ -15,13 +15,16 @@ from collections import Counter
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolproof.mcp.errors import RequestFailed
-from toolproof.mcp.session import Session, open_session
+from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.providers.base import ToolSpec
 from toolproof.sources.agent.host import ToolOutcome
+
+if TYPE_CHECKING:
+    from toolproof.mcp.client import Session
 
 SEPARATOR = "__"
 

@@ -1,0 +1,351 @@
+"""One conversation with a started server over the official SDK: initialize, make requests, and see
+everything that came back.
+
+Requests go out exactly as built and results come back exactly as sent (camelCase wire keys), checked
+only against the protocol schema: no client-side output-schema validation, no implicit tools/list.
+In the 2026-07-28 era, a result that asks for input (sampling, elicitation, roots) is answered from the
+same mocks that answer the handshake era's server-to-client requests, and the request is sent again.
+Every failure is raised as `RequestFailed`.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, contextmanager
+from typing import Any, Protocol
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client.session import ClientRequestContext
+from mcp.shared.exceptions import MCPDeprecationWarning
+from pydantic import BaseModel, ConfigDict
+
+from toolproof import __version__
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected
+from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
+from toolproof.mcp.process import ServerProcess
+from toolproof.mcp.sdk_private import TransportStreams
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.stdio import StdioChannel
+from toolproof.mcp.tap import WireRecord, WireTap
+from toolproof.model.observation import Notification
+from toolproof.model.result import Failure, FailureKind
+
+warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+
+MAX_PAGES = 1000
+MAX_INPUT_ROUNDS = 10
+STATE_ONLY_WAIT_S = 0.05
+INPUT_REQUIRED = "input_required"
+MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
+CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
+SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"
+
+
+def _quiet_sdk_logging() -> None:
+    """Keep the SDK's log records (tracebacks for messages it drops) off the user's terminal: toolproof
+    records what a server sent itself, and says what went wrong in the case's own failure."""
+    for name in SDK_LOGGERS:
+        sdk = logging.getLogger(name)
+        sdk.addHandler(logging.NullHandler())
+        sdk.propagate = False
+
+
+_quiet_sdk_logging()
+
+
+class Channel(Protocol):
+    """A transport to one server: the SDK stream pair, and what went wrong with it, if anything."""
+
+    fault: TransportFault | None
+
+    def streams(self) -> AbstractAsyncContextManager[TransportStreams]: ...
+
+
+class _Request(types.Request[dict[str, Any] | None, str]):
+    """A request sent as built: its params are not validated on the client side."""
+
+
+class _Result(BaseModel):
+    """A result kept exactly as the server sent it (it has passed the SDK's protocol check)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def wire(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class Session:
+    """An initialized connection to a server.
+
+    `notifications` holds every server notification so far, in arrival order, each stamped with
+    seconds since `open_session` began; `mark()` is an index into it. `stderr` is the server's stderr
+    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC.
+    """
+
+    def __init__(
+        self, client: Client, tap: WireTap, channel: Channel, server: ServerProcess | None, timeout: float
+    ) -> None:
+        self._client = client
+        self._tap = tap
+        self._channel = channel
+        self._server = server
+        self._timeout = timeout
+        self._progress_token: str | None = None
+        self._progress_calls = 0
+        self._tools: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def notifications(self) -> list[Notification]:
+        return self._tap.notifications
+
+    @property
+    def protocol_errors(self) -> list[str]:
+        return self._tap.protocol_errors
+
+    @property
+    def wire(self) -> list[WireRecord]:
+        """Every message so far, both directions."""
+        return self._tap.records
+
+    @property
+    def stderr(self) -> str:
+        return self._server.stderr if self._server is not None else ""
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id (stdio only)."""
+        return self._server.pid if self._server is not None else None
+
+    @property
+    def protocol_version(self) -> str:
+        return self._client.protocol_version
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        """The server's `serverInfo` as sent (empty when it did not identify itself)."""
+        handshake = self._handshake_result()
+        if handshake is not None:
+            return dict(handshake.get("serverInfo") or {})
+        info = self._client.server_info
+        return info.model_dump(by_alias=True, mode="json", exclude_none=True) if info is not None else {}
+
+    @property
+    def server_capabilities(self) -> dict[str, Any]:
+        """The server's capabilities as sent."""
+        handshake = self._handshake_result()
+        if handshake is not None:
+            return dict(handshake.get("capabilities") or {})
+        return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+    @property
+    def progress_count(self) -> int:
+        """notifications/progress received so far for the latest `call_tool(..., progress=True)`."""
+        token = self._progress_token
+        return sum(
+            1
+            for note in self._tap.notifications
+            if note.method == "notifications/progress"
+            and isinstance(note.params, dict)
+            and note.params.get("progressToken") == token
+        )
+
+    def forget_traffic(self) -> None:
+        """Drop the messages, notifications and protocol errors recorded after the handshake (between two
+        cases on a shared server)."""
+        self._tap.forget()
+
+    def mark(self) -> int:
+        """The number of notifications so far: `notifications[mark:]` is what arrived since."""
+        return len(self._tap.notifications)
+
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, *, during: str = ""
+    ) -> dict[str, Any]:
+        """Send any request as built; return its (final) result as sent."""
+        with self._failures(during or method):
+            result = await self._send(method, params)
+            rounds = 0
+            while result.get("resultType") == INPUT_REQUIRED:
+                rounds += 1
+                if rounds > MAX_INPUT_ROUNDS:
+                    raise RuntimeError(f"the server still asked for input after {MAX_INPUT_ROUNDS} rounds")
+                result = await self._send(method, await self._with_input(params, result))
+        return result
+
+    async def _send(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        return result.wire()
+
+    async def _with_input(self, params: dict[str, Any] | None, asked: dict[str, Any]) -> dict[str, Any]:
+        """`params` for the retry of a request whose result asked for input: the mocks' answers to its
+        input requests and its request state echoed unchanged (2026-07-28, SEP-2322)."""
+        parsed = types.InputRequiredResult.model_validate(asked)
+        retry = dict(params or {})
+        if parsed.input_requests:
+            retry["inputResponses"] = {
+                key: await self._answer(key, request) for key, request in parsed.input_requests.items()
+            }
+        else:
+            retry.pop("inputResponses", None)
+            await anyio.sleep(STATE_ONLY_WAIT_S)  # only state: the server is still working
+        if parsed.request_state is not None:
+            retry["requestState"] = parsed.request_state
+        return retry
+
+    async def _answer(self, key: str, request: types.InputRequest) -> dict[str, Any]:
+        """The configured mock's answer to one input request (the same callbacks as the handshake era)."""
+        session = self._client.session
+        context = ClientRequestContext(session=session, request_id=key, meta=None)
+        answer = await session.dispatch_input_request(context, request)
+        if isinstance(answer, types.ErrorData):
+            option = MOCK_KEYS.get(request.method, request.method)
+            raise RuntimeError(
+                f"the server asked for {request.method}, which the client did not offer "
+                f"(give the case client_capabilities.{option} to answer it)"
+            )
+        return answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *, progress: bool = False
+    ) -> dict[str, Any]:
+        """tools/call; with `progress`, send a progress token and count its notifications (progress_count)."""
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if progress:
+            self._progress_calls += 1
+            self._progress_token = f"toolproof-{self._progress_calls}"
+            params["_meta"] = {"progressToken": self._progress_token}
+        return await self.request("tools/call", params, during=f"tools/call {name}")
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool, following nextCursor through all pages; remembered for `tool_declaration`."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self.request("tools/list", {"cursor": cursor} if cursor else None)
+            tools.extend(page.get("tools") or [])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                self._tools = {str(tool.get("name")): tool for tool in tools if isinstance(tool, dict)}
+                return tools
+        message = f"tools/list: still paginating after {MAX_PAGES} pages"
+        raise RequestFailed(Failure(kind=FailureKind.PROTOCOL, message=message), self.stderr)
+
+    async def tool_declaration(self, name: str) -> dict[str, Any] | None:
+        """The tool as tools/list declared it (None if it is not listed); lists the tools once per session."""
+        if self._tools is None:
+            await self.list_tools()
+        return (self._tools or {}).get(name)
+
+    async def list_resources(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("resources/list", _page(cursor))
+
+    async def list_resource_templates(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("resources/templates/list", _page(cursor))
+
+    async def read_resource(self, uri: str) -> dict[str, Any]:
+        return await self.request("resources/read", {"uri": uri}, during=f"resources/read {uri}")
+
+    async def subscribe(self, uri: str) -> None:
+        await self.request("resources/subscribe", {"uri": uri}, during=f"resources/subscribe {uri}")
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self.request("resources/unsubscribe", {"uri": uri}, during=f"resources/unsubscribe {uri}")
+
+    async def list_prompts(self, cursor: str | None = None) -> dict[str, Any]:
+        return await self.request("prompts/list", _page(cursor))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> dict[str, Any]:
+        params = {"name": name, "arguments": arguments}
+        return await self.request("prompts/get", params, during=f"prompts/get {name}")
+
+    async def complete(
+        self, ref: dict[str, Any], argument: dict[str, str], context_arguments: dict[str, str] | None
+    ) -> dict[str, Any]:
+        """completion/complete; `context` is left out entirely when there are no context arguments."""
+        params: dict[str, Any] = {"ref": ref, "argument": argument}
+        if context_arguments is not None:
+            params["context"] = {"arguments": context_arguments}
+        return await self.request("completion/complete", params)
+
+    async def set_log_level(self, level: str) -> None:
+        await self.request("logging/setLevel", {"level": level}, during=f"logging/setLevel {level}")
+
+    async def ping(self) -> None:
+        await self.request("ping")
+
+    @contextmanager
+    def _failures(self, during: str) -> Iterator[None]:
+        try:
+            yield
+        except Exception as error:
+            if not expected(error):
+                raise
+            failure = classify(
+                error,
+                during=during,
+                stderr=self.stderr,
+                fault=self._channel.fault,
+                timeout=self._timeout,
+                era=self.protocol_version,
+            )
+            raise RequestFailed(failure, self.stderr) from error
+
+    def _handshake_result(self) -> dict[str, Any] | None:
+        """The initialize result as it came over the wire, if there was a handshake."""
+        records = self._tap.records
+        asked = next((r.message for r in records if r.direction == "out" and _is_initialize(r.message)), None)
+        if not isinstance(asked, types.JSONRPCRequest):
+            return None
+        answers = (r.message for r in records if r.direction == "in")
+        replies = (a.result for a in answers if isinstance(a, types.JSONRPCResponse) and a.id == asked.id)
+        return next(replies, None)
+
+
+def _page(cursor: str | None) -> dict[str, Any] | None:
+    return {"cursor": cursor} if cursor is not None else None
+
+
+def _is_initialize(message: types.JSONRPCMessage) -> bool:
+    return isinstance(message, types.JSONRPCRequest) and message.method == "initialize"
+
+
+async def initialize(
+    stack: AsyncExitStack, spec: ConnectSpec, server: ServerProcess | None, started: float
+) -> Session:
+    """Open the channel to `server` (stdio) or to `spec.url`, initialize, and return the session; `stack`
+    closes it. Notifications are stamped in seconds since `started`. Raises `RequestFailed` when the
+    handshake fails."""
+    tap = WireTap(started)
+    channel: Channel | None = None
+    try:
+        if server is not None:
+            channel = StdioChannel(server, spec.max_message_bytes)
+        else:
+            from toolproof.mcp.http import HttpChannel  # only an http or sse server needs it
+
+            channel = HttpChannel(spec)
+        mocks = spec.mocks
+        client = Client(
+            tap.wrap(channel.streams()),
+            mode=spec.protocol,
+            cache=None,
+            read_timeout_seconds=spec.request_timeout,
+            client_info=CLIENT_INFO,
+            sampling_callback=sampling_callback(mocks.sampling) if mocks.sampling else None,
+            elicitation_callback=elicitation_callback(mocks.elicitation) if mocks.elicitation else None,
+            list_roots_callback=roots_callback(mocks.roots) if mocks.roots is not None else None,
+        )
+        await stack.enter_async_context(client)
+    except Exception as error:
+        if not expected(error):
+            raise
+        stderr = server.stderr if server is not None else ""
+        during = "initialize" if channel is not None else "start"
+        fault = channel.fault if channel is not None else None
+        failure = classify(error, during=during, stderr=stderr, fault=fault, timeout=spec.request_timeout)
+        raise RequestFailed(failure, stderr) from error
+    return Session(client, tap, channel, server, spec.request_timeout)
