@@ -86,6 +86,7 @@ def run_suite(
     server: str | Sequence[str] | None = None,
     docker: str | None = None,
     timeout: float = 30.0,
+    subscription_wait: float = 5.0,
     jobs: int | None = None,
     select: str | None = None,
     protocol: Protocol = "2025-11-25",
@@ -99,7 +100,8 @@ def run_suite(
 
     `fixture`: a directory each case gets its own copy of as `{{fixture}}`. `server`: a stdio command that
     replaces every case's (a string is split as a shell would, never run by one). `docker`: run stdio
-    servers in this image. `timeout`: seconds per case (a case's own wins). `jobs`: cases at once (default:
+    servers in this image. `timeout`: seconds per case (a case's own wins). `subscription_wait`: seconds
+    `expect_notification: true` waits for a resource update after the read. `jobs`: cases at once (default:
     one per core). `select`: a `-k` pattern. `environ`: the environment servers inherit and `${VAR}` reads
     (default: this process's). `handle_signals`: SIGINT, SIGTERM and SIGHUP stop the run cleanly and set
     `stopped_by` (only from the main thread). `reuse_server`: cases that provably only read share one
@@ -110,6 +112,7 @@ def run_suite(
         server=server,
         docker=docker,
         timeout=timeout,
+        subscription_wait=subscription_wait,
         protocol=protocol,
         environ=environ,
         reuse_server=reuse_server,
@@ -126,6 +129,7 @@ def server_options(
     server: str | Sequence[str] | None = None,
     docker: str | None = None,
     timeout: float = 30.0,
+    subscription_wait: float = 5.0,
     protocol: Protocol = "2025-11-25",
     environ: Mapping[str, str] | None = None,
     reuse_server: bool = False,
@@ -137,6 +141,8 @@ def server_options(
         raise UsageError(f"--fixture {fixture}: not a directory")
     if timeout <= 0:
         raise UsageError(f"--timeout must be greater than 0, got {timeout:g}")
+    if subscription_wait < 0:
+        raise UsageError(f"--subscription-wait must not be negative, got {subscription_wait:g}")
     if protocol not in ("2025-11-25", "2026-07-28", "auto"):
         raise UsageError(f"--protocol {protocol!r}: expected 2025-11-25, 2026-07-28 or auto")
     if isinstance(server, str):
@@ -150,6 +156,7 @@ def server_options(
         environ=dict(os.environ if environ is None else environ),
         fixture=Path(fixture).resolve() if fixture is not None else None,
         timeout_s=timeout,
+        subscription_wait_s=subscription_wait,
         server_override=override,
         docker=docker or "",
         protocol="legacy" if protocol == "2025-11-25" else protocol,

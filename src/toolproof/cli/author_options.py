@@ -123,13 +123,18 @@ def given_server(args: argparse.Namespace) -> ServerConfig | None:
 
 
 def server_options(args: argparse.Namespace) -> ServerOptions:
-    from toolproof.sources.options import ServerOptions
+    """The run-wide server settings of the flags; --subscription-wait only where the command takes it (the
+    commands that run suites)."""
+    from toolproof.sources.options import SUBSCRIPTION_WAIT_S, ServerOptions
 
     fixture: Path | None = getattr(args, "fixture", None)
     if fixture is not None and not fixture.is_dir():
         raise UsageError(f"--fixture {fixture}: not a directory")
     return ServerOptions(
-        environ=dict(os.environ), fixture=fixture.resolve() if fixture else None, timeout_s=args.timeout
+        environ=dict(os.environ),
+        fixture=fixture.resolve() if fixture else None,
+        timeout_s=args.timeout,
+        subscription_wait_s=getattr(args, "subscription_wait", SUBSCRIPTION_WAIT_S),
     )
 
 

@@ -34,7 +34,7 @@ def duration_arg(text: str) -> float:
 
 
 def limit_arg(text: str) -> float:
-    """A duration of zero or more, as an argparse type; 0 means no limit."""
+    """A duration of zero or more, as an argparse type (a limit of 0 is none; a wait of 0 does not wait)."""
     seconds = _seconds(text)
     if seconds < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {text!r}")
@@ -64,6 +64,18 @@ def add_reuse_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="cases that only read (no file or net_delta checks; tools the server declares readOnlyHint) "
         "share one server per server identity; every other case gets a fresh one",
+    )
+
+
+def add_subscription_wait_option(parser: argparse.ArgumentParser) -> None:
+    """`--subscription-wait`, for every command that runs server suites."""
+    parser.add_argument(
+        "--subscription-wait",
+        type=limit_arg,
+        default=5.0,
+        metavar="DURATION",
+        help="how long expect_notification: true waits for a resource update after the read, e.g. 30s, "
+        "500ms; 0 checks at once; the case's timeout still bounds it (default 5s)",
     )
 
 

@@ -13,6 +13,7 @@ from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
     add_output_options,
     add_reuse_option,
+    add_subscription_wait_option,
     duration_arg,
     jobs_arg,
     reports,
@@ -73,6 +74,7 @@ def add_suite_options(parser: argparse.ArgumentParser) -> None:
         metavar="DURATION",
         help="per-case timeout, e.g. 30s, 1m, 2.5 (seconds); a case's own timeout wins (default 30s)",
     )
+    add_subscription_wait_option(parser)
     parser.add_argument(
         "-j",
         "--jobs",
@@ -119,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
             server=args.server,
             docker=args.docker,
             timeout=args.timeout,
+            subscription_wait=args.subscription_wait,
             protocol=args.protocol,
             reuse_server=args.reuse_server,
         )

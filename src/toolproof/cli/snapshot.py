@@ -18,7 +18,7 @@ from toolproof.cli.author_options import (
     suite_paths,
     with_server,
 )
-from toolproof.cli.options import add_output_options
+from toolproof.cli.options import add_output_options, add_subscription_wait_option
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +33,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_suite_options(parser)
     add_server_options(parser, server_help="override every case's server: a command, or a URL (--transport)")
+    add_subscription_wait_option(parser)
     parser.add_argument("--update", action="store_true", help="record the answers instead of comparing them")
     parser.add_argument("--output", type=Path, metavar="FILE",
                         help="the snapshot file (default: .snapshots.json in the first suite directory)")

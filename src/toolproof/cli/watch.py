@@ -20,7 +20,7 @@ from toolproof.cli.author_options import (
     suite_paths,
     with_server,
 )
-from toolproof.cli.options import add_output_options, duration_arg
+from toolproof.cli.options import add_output_options, add_subscription_wait_option, duration_arg
 
 if TYPE_CHECKING:
     from toolproof.model.server_config import ServerConfig
@@ -38,6 +38,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_suite_options(parser)
     add_server_options(parser, server_help="override every case's server: a command, or a URL (--transport)")
+    add_subscription_wait_option(parser)
     parser.add_argument("--also", action="append", type=Path, default=[], metavar="PATH",
                         help="another file or directory whose changes rerun every case (may repeat)")
     parser.add_argument("--debounce", type=duration_arg, default=0.3, metavar="DURATION",

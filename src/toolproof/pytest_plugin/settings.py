@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 SUFFIXES = frozenset({".yaml", ".yml", ".json"})
 SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
 DEFAULT_TIMEOUT = "30s"
+DEFAULT_SUBSCRIPTION_WAIT = "5s"
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -30,6 +31,12 @@ def add_options(parser: pytest.Parser) -> None:
         "--toolproof-timeout", metavar="DURATION", help=f"per-case timeout (default {DEFAULT_TIMEOUT})"
     )
     group.addoption(
+        "--toolproof-subscription-wait",
+        metavar="DURATION",
+        help="how long expect_notification: true waits for a resource update "
+        f"(default {DEFAULT_SUBSCRIPTION_WAIT})",
+    )
+    group.addoption(
         "--toolproof-trace",
         action="append",
         default=[],
@@ -40,6 +47,11 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("toolproof_fixture", "fixture directory (relative to the ini file)", default="")
     parser.addini("toolproof_server", "stdio server command that replaces every case's", default="")
     parser.addini("toolproof_timeout", "per-case timeout, e.g. 30s", default=DEFAULT_TIMEOUT)
+    parser.addini(
+        "toolproof_subscription_wait",
+        "how long expect_notification: true waits for a resource update, e.g. 30s",
+        default=DEFAULT_SUBSCRIPTION_WAIT,
+    )
     parser.addini("toolproof_traces", "recorded agent runs for agent cases", type="paths")
 
 
@@ -50,7 +62,7 @@ class Settings:
     everywhere: bool  # --toolproof: every suite file pytest visits
     roots: tuple[Path, ...]  # toolproof_paths
     traces: tuple[Path, ...]
-    options: ServerOptions  # how server cases run: fixture, server override, timeout, environment
+    options: ServerOptions  # how server cases run: fixture, server override, timeouts, environment
     root: Path
 
     def wants(self, path: Path) -> bool:
@@ -76,7 +88,6 @@ def read_settings(config: pytest.Config) -> Settings | None:
     if not everywhere and not roots:
         return None
     from toolproof.api import server_options
-    from toolproof.core.durations import parse_duration
     from toolproof.exit_codes import UsageError
 
     base = config.inipath.parent if config.inipath else config.rootpath
@@ -87,15 +98,16 @@ def read_settings(config: pytest.Config) -> Settings | None:
     if fixture is not None and not fixture.is_dir():
         raise pytest.UsageError(f"toolproof fixture {fixture}: not a directory")
     server_text = config.getoption("toolproof_server") or str(config.getini("toolproof_server"))
-    timeout_text = config.getoption("toolproof_timeout") or str(config.getini("toolproof_timeout"))
-    try:
-        timeout = parse_duration(timeout_text)
-    except ValueError as error:
-        raise pytest.UsageError(f"toolproof timeout: {error}") from None
+    timeout, timeout_text = _duration(config, "timeout")
     if timeout <= 0:
         raise pytest.UsageError(f"toolproof timeout must be positive, got {timeout_text!r}")
+    wait, wait_text = _duration(config, "subscription_wait")
+    if wait < 0:
+        raise pytest.UsageError(f"toolproof subscription wait must not be negative, got {wait_text!r}")
     try:
-        options = server_options(fixture=fixture, server=server_text or None, timeout=timeout)
+        options = server_options(
+            fixture=fixture, server=server_text or None, timeout=timeout, subscription_wait=wait
+        )
     except UsageError as error:
         raise pytest.UsageError(f"toolproof: {error}") from None
     traces = [Path(path).resolve() for path in config.getoption("toolproof_trace")]
@@ -104,6 +116,18 @@ def read_settings(config: pytest.Config) -> Settings | None:
     if missing:
         raise pytest.UsageError(f"toolproof trace {missing[0]}: no such file or directory")
     return Settings(everywhere, roots, tuple(traces), options, config.rootpath.resolve())
+
+
+def _duration(config: pytest.Config, name: str) -> tuple[float, str]:
+    """Seconds and text of the `toolproof_<name>` duration (the command line wins over the ini file);
+    pytest.UsageError when it does not parse."""
+    from toolproof.core.durations import parse_duration
+
+    text = config.getoption(f"toolproof_{name}") or str(config.getini(f"toolproof_{name}"))
+    try:
+        return parse_duration(text), text
+    except ValueError as error:
+        raise pytest.UsageError(f"toolproof {name.replace('_', ' ')}: {error}") from None
 
 
 SETTINGS = pytest.StashKey[Settings]()

@@ -66,7 +66,7 @@ async def run_server_suite(
         if not isinstance(item, Case):
             return 0.0
         last = (expected_s or {}).get(f"{item.source.file}::{item.name}")
-        return longest_wait_s(item.block, options.notification_grace_s) if last is None else last
+        return longest_wait_s(item.block, options) if last is None else last
 
     def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
         return run_all(entries, execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail, expected_s=expected)

@@ -13,6 +13,8 @@ Protocol = Literal["legacy", "2026-07-28", "auto"]
 
 DEFAULT_TIMEOUT_S = 30.0
 NOTIFICATION_GRACE_S = 0.25
+SUBSCRIPTION_WAIT_S = 5.0
+"""How long `expect_notification: true` waits for a resource update after the read (--subscription-wait)."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class ServerOptions:
     docker: str = ""
     protocol: Protocol = "legacy"
     notification_grace_s: float = NOTIFICATION_GRACE_S
+    subscription_wait_s: float = SUBSCRIPTION_WAIT_S
     max_message_bytes: int = 64 * 1024 * 1024
     auth: AuthConfig | None = None  # OAuth for http/sse servers whose case gives no `auth:` (--oauth-*)
     reuse_server: bool = False  # read-only cases with the same server identity share one server

@@ -26,6 +26,7 @@ from toolproof.model.server_case import (
     SamplingBlock,
     ToolsBlock,
 )
+from toolproof.sources.options import ServerOptions
 from toolproof.sources.waits import longest_wait_s
 
 if TYPE_CHECKING:
@@ -38,10 +39,10 @@ SETTLE_WAIT_S = 1.0
 
 @dataclass(frozen=True)
 class Straggling:
-    """How a block waits once its request is answered: `grace_s` for notifications still on their way, and
+    """How a block waits once its request is answered: for as long as `longest_wait_s` reads in `options`, and
     `answered`, told before any such wait, so the case's slot goes to the next case while this one waits."""
 
-    grace_s: float
+    options: ServerOptions
     answered: Callable[[], None]
 
 
@@ -100,7 +101,7 @@ def _expects_structured(block: AssertBlock | SamplingBlock) -> bool:
 
 async def _since(session: Session, mark: int, after: Straggling, block: Block) -> list[Notification]:
     """Notifications that arrived after `mark`, once the block waited for stragglers (`longest_wait_s`)."""
-    seconds = longest_wait_s(block, after.grace_s)
+    seconds = longest_wait_s(block, after.options)
     if seconds > 0:
         after.answered()
         await anyio.sleep(seconds)
@@ -175,7 +176,7 @@ async def observe_resources(
     if block.unsubscribe:
         await session.unsubscribe(fill(block.unsubscribe, variables))
     if block.expect_notification is True:  # ends with the update: `longest_wait_s` is its limit
-        await _wait_for(session, mark, RESOURCE_UPDATED, longest_wait_s(block, after.grace_s), after)
+        await _wait_for(session, mark, RESOURCE_UPDATED, longest_wait_s(block, after.options), after)
         notes = list(session.notifications[mark:])
     else:
         notes = await _since(session, mark, after, block)

@@ -157,7 +157,7 @@ class _CaseRun:
                 before = _read_files(self.expect.file_unchanged or [])
                 observe = OBSERVERS[type(block)]
                 self.steps.append(_request_step(block, self.variables))
-                straggling = Straggling(self.options.notification_grace_s, self.on_answered)
+                straggling = Straggling(self.options, self.on_answered)
                 observation = await observe(block, session, self.variables, straggling)
             self.steps[-1] = self.steps[-1].model_copy(
                 update={

@@ -85,6 +85,8 @@ def test_run_suite_selects_and_refuses_what_cannot_run(tmp_path: Path) -> None:
         toolproof.run_suite([GREETER], select="nothing-like-this")
     with pytest.raises(toolproof.UsageError, match="not a directory"):
         toolproof.run_suite([GREETER], fixture=GREETER)
+    with pytest.raises(toolproof.UsageError, match="--subscription-wait must not be negative, got -1"):
+        toolproof.run_suite([GREETER], subscription_wait=-1)
     assert toolproof.run_suite([tmp_path]).exit_code == toolproof.ExitCode.NO_TESTS
 
 

@@ -1,5 +1,6 @@
 """`toolproof run` options that must not pass silently: a `-k` that selects nothing, a timeout that is not
-positive, --server / --docker given for cases they cannot change, and a broken document counted once."""
+positive, a negative subscription wait, --server / --docker given for cases they cannot change, and a broken
+document counted once."""
 
 from __future__ import annotations
 
@@ -39,6 +40,20 @@ def test_a_timeout_that_is_not_positive_is_a_usage_error(
         main(["run", str(suite), f"--timeout={timeout}"])
     assert stopped.value.code == 2
     assert f"argument --timeout: must be greater than 0, got '{timeout}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("wait", "message"),
+    [("-1s", "must not be negative, got '-1s'"), ("soon", "invalid duration 'soon'")],
+)
+def test_a_negative_or_malformed_subscription_wait_is_a_usage_error(
+    write_suite: Callable[[dict[str, str]], Path], capsys: pytest.CaptureFixture[str], wait: str, message: str
+) -> None:
+    suite = write_suite({"one.yaml": f"name: alpha\n{STDIO}{ECHO}"})
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", str(suite), f"--subscription-wait={wait}"])
+    assert stopped.value.code == 2
+    assert f"argument --subscription-wait: {message}" in capsys.readouterr().err
 
 
 def test_server_and_docker_name_the_cases_they_do_not_apply_to(

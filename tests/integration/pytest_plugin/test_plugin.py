@@ -214,6 +214,28 @@ def test_fixture_server_and_timeout_come_from_ini_or_options(pytester: pytest.Py
     ).assert_outcomes(passed=0, failed=2)
 
 
+def test_the_subscription_wait_comes_from_the_ini_or_the_option(pytester: pytest.Pytester) -> None:
+    """A read that expects an update no change brings: within the 2 s timeout, a 300 ms wait fails on the
+    missing update; a 10 s one (the command line wins over the ini) runs into the timeout first."""
+    root = _project(pytester)
+    (root / "evals").mkdir()
+    (root / "evals" / "update.yaml").write_text(
+        "name: no update comes\n"
+        "server: {command: python, args: [examples/servers/notes_server.py]}\n"
+        "assert_resources: {subscribe: 'notes://all', read: 'notes://all', expect_notification: true}\n"
+    )
+    pytester.makeini("[pytest]\ntoolproof_timeout = 2s\ntoolproof_subscription_wait = 300ms\n")
+    short = pytester.runpytest_subprocess("--toolproof", "evals")
+    short.assert_outcomes(failed=1)
+    short.stdout.fnmatch_lines(["*no notifications/resources/updated arrived after subscribing*"])
+    long = pytester.runpytest_subprocess("--toolproof", "evals", "--toolproof-subscription-wait", "10s")
+    long.assert_outcomes(failed=1)
+    long.stdout.fnmatch_lines(["*timed out after 2s during *"])
+    bad = pytester.runpytest_subprocess("--toolproof", "evals", "--toolproof-subscription-wait=-1s")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*toolproof subscription wait must not be negative, got '-1s'*"])
+
+
 def test_agent_cases_are_checked_against_the_recorded_runs(pytester: pytest.Pytester) -> None:
     root = pytester.path
     shutil.copytree(
