@@ -58,6 +58,7 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
     pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
     the cases found."""
     from toolproof import load
+    from toolproof.load.sharing import share_servers
 
     pattern = select
     from toolproof.model.server_case import Case
@@ -65,9 +66,9 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
     if not paths:
         raise UsageError("give at least one suite file or directory")
     try:
-        items = [
+        items = share_servers(
             item for path in load.discover(path_list(paths)) for item in load.load_file(path)
-        ]
+        )
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
     except load.SuiteNotFound as missing:

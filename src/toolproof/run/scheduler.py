@@ -62,16 +62,19 @@ async def run_all(
     total = len(items)
     results: list[CaseResult | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
-    alive = anyio.CapacityLimiter(max(1, jobs) * LIVE_PER_JOB)
+    alive = anyio.Semaphore(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
         nonlocal failed
-        async with alive, Slot(limiter) as slot:
-            sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
-            result = await execute(item, slot)
+        try:
+            async with Slot(limiter) as slot:
+                sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
+                result = await execute(item, slot)
+        finally:
+            alive.release()
         results[index] = result
         sink.handle(CaseFinished(result=result, index=index, total=total))
         failed += result.status in (Status.FAIL, Status.ERROR)
@@ -81,6 +84,7 @@ async def run_all(
     try:
         async with anyio.create_task_group() as group:
             for index in start_order(items, expected_s if jobs > 1 else None):
+                await alive.acquire()  # a case's task exists only once it may start: memory stays flat
                 group.start_soon(one, index, items[index])
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
         done = [result for result in results if result is not None]

@@ -1,3 +1,4 @@
+import asyncio
 from pathlib import Path
 
 import anyio
@@ -125,3 +126,18 @@ def test_cases_that_gave_up_their_slot_are_still_bounded() -> None:
 
     anyio.run(lambda: run_all(range(40), execute, str, jobs=2, sink=Recorder()))
     assert peak == 2 * LIVE_PER_JOB
+
+
+def test_a_case_has_a_task_only_once_it_may_start() -> None:
+    tasks: list[int] = []
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        tasks.append(len(asyncio.all_tasks()))
+        slot.release()
+        await anyio.sleep(0.01)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    results = anyio.run(lambda: run_all(range(200), execute, str, jobs=2, sink=Recorder()))
+    assert len(results) == 200
+    # the cases under way (at most 2 * LIVE_PER_JOB) and the run's own task, never one per case
+    assert max(tasks) <= 2 * LIVE_PER_JOB + 1
