@@ -31,29 +31,26 @@ def test_a_pattern_that_selects_no_case_is_a_usage_error(
     assert toolproof(str(suite), "-k", "alpha").status == 0
 
 
-@pytest.mark.parametrize("timeout", ["0", "0s", "-1s"])
-def test_a_timeout_that_is_not_positive_is_a_usage_error(
-    write_suite: Callable[[dict[str, str]], Path], capsys: pytest.CaptureFixture[str], timeout: str
-) -> None:
-    suite = write_suite({"one.yaml": f"name: alpha\n{STDIO}{ECHO}"})
-    with pytest.raises(SystemExit) as stopped:
-        main(["run", str(suite), f"--timeout={timeout}"])
-    assert stopped.value.code == 2
-    assert f"argument --timeout: must be greater than 0, got '{timeout}'" in capsys.readouterr().err
-
-
 @pytest.mark.parametrize(
-    ("wait", "message"),
-    [("-1s", "must not be negative, got '-1s'"), ("soon", "invalid duration 'soon'")],
+    ("option", "value", "message"),
+    [
+        *(("--timeout", value, f"must be greater than 0, got '{value}'") for value in ("0", "0s", "-1s")),
+        ("--subscription-wait", "-1s", "must not be negative, got '-1s'"),
+        ("--subscription-wait", "soon", "invalid duration 'soon'"),
+    ],
 )
-def test_a_negative_or_malformed_subscription_wait_is_a_usage_error(
-    write_suite: Callable[[dict[str, str]], Path], capsys: pytest.CaptureFixture[str], wait: str, message: str
+def test_a_timeout_or_wait_out_of_range_is_a_usage_error(
+    write_suite: Callable[[dict[str, str]], Path],
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+    value: str,
+    message: str,
 ) -> None:
     suite = write_suite({"one.yaml": f"name: alpha\n{STDIO}{ECHO}"})
     with pytest.raises(SystemExit) as stopped:
-        main(["run", str(suite), f"--subscription-wait={wait}"])
+        main(["run", str(suite), f"{option}={value}"])
     assert stopped.value.code == 2
-    assert f"argument --subscription-wait: {message}" in capsys.readouterr().err
+    assert f"argument {option}: {message}" in capsys.readouterr().err
 
 
 def test_server_and_docker_name_the_cases_they_do_not_apply_to(
