@@ -49,7 +49,7 @@ async def observe(drafts: Sequence[Draft], options: ServerOptions, jobs: int) ->
     seen: dict[int, list[Observation]] = {index: [] for index in range(len(runnable))}
 
     async def execute(index: int, slot: Slot) -> CaseResult:
-        return await execute_case(runnable[index].case, options, on_answered=slot.release,
+        return await execute_case(runnable[index].case, options, on_waiting=slot.release,
                                   on_observed=seen[index].append)
 
     failed: dict[int, Failure] = {}

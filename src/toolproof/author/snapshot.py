@@ -147,7 +147,7 @@ class _Snapshotter:
         if problem is not None:
             return _result(case, Status.ERROR, problem, started)
         seen: list[Observation] = []
-        ran = await execute_case(case, self.options, on_answered=slot.release, on_observed=seen.append)
+        ran = await execute_case(case, self.options, on_waiting=slot.release, on_observed=seen.append)
         saved = self.saved.get(case.name)
         if ran.status is Status.SKIP:
             if saved is not None:

@@ -38,15 +38,15 @@ async def execute_case(
     options: ServerOptions,
     *,
     trial: int = 1,
-    on_answered: Callable[[], None] = lambda: None,
+    on_waiting: Callable[[], None] = lambda: None,
     on_observed: Callable[[Observation], None] = lambda observation: None,
     reuse: Reuse | None = None,
 ) -> CaseResult:
     """Run one case to a verdict: every failure of the server becomes a classified result, not a raise.
 
-    `on_answered` is called once the request has been answered, before any wait for late notifications and
-    before the server is shut down;
-    `on_observed` with what came back, before it is checked. With `reuse`, a case that may share runs on a
+    `on_waiting` is called as soon as the case only waits (its server idle during a request, late
+    notifications, the server's shutdown: see `observe_case`); `on_observed` with what came back, before it
+    is checked. With `reuse`, a case that may share runs on a
     shared server (`run/server_reuse.py`).
     """
     started = time.perf_counter()
@@ -89,7 +89,7 @@ async def execute_case(
 
     if reuse is not None:
         shared = await reuse.observe(
-            case, options, lambda variables: _resolved_expect(case.block, variables), on_answered
+            case, options, lambda variables: _resolved_expect(case.block, variables), on_waiting
         )
         if shared is not None:
             expect = _resolved_expect(case.block, reuse.variables)
@@ -98,7 +98,7 @@ async def execute_case(
     with isolated_fixture(options.fixture) as fixture:
         variables = {"fixture": str(fixture)} if fixture else {}
         expect = _resolved_expect(case.block, variables)
-        exchange = await observe_case(case, options, variables, expect, on_answered=on_answered)
+        exchange = await observe_case(case, options, variables, expect, on_waiting=on_waiting)
         return _judged(verdict, case.block, expect, exchange, on_observed)
 
 

@@ -124,7 +124,7 @@ class Reuse:
         case: Case,
         options: ServerOptions,
         resolve: Callable[[Mapping[str, str]], Expect],
-        on_answered: Callable[[], None],
+        on_waiting: Callable[[], None],
     ) -> SharedRun | None:
         """The case run on a shared server; None when it must run on a fresh one instead (it may not
         share, it has nobody to share with, or its shared server broke under it after serving an earlier
@@ -158,7 +158,7 @@ class Reuse:
         variables = dict(self.variables)
         junk = len(lease.session.protocol_errors)
         exchange = await observe_case(
-            case, options, variables, resolve(variables), on_answered=on_answered, shared=lease.session
+            case, options, variables, resolve(variables), on_waiting=on_waiting, shared=lease.session
         )
         kind = exchange.failure.kind if exchange.failure else None
         healthy = kind not in BROKEN_KINDS and len(lease.session.protocol_errors) == junk

@@ -46,7 +46,7 @@ async def run_server_suite(
         if not isinstance(item, Case):
             return load_error_result(*item)
         if trials == 1:
-            return await execute_case(item, options, on_answered=slot.release, reuse=reuse)
+            return await execute_case(item, options, on_waiting=slot.release, reuse=reuse)
         done: list[CaseResult | None] = [None] * trials
 
         async def one(number: int) -> None:

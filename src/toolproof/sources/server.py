@@ -72,17 +72,18 @@ async def observe_case(
     variables: dict[str, str],
     expect: Expect,
     *,
-    on_answered: Callable[[], None] = lambda: None,
+    on_waiting: Callable[[], None] = lambda: None,
     shared: Session | None = None,
 ) -> ServerExchange:
     """Start the case's server, set up, make its request and read the files `expect` names; every failure
     of the server becomes a classified failure, not a raise. `variables` gains the setup's captures.
 
-    `on_answered` is called once the request has been answered (before a wait for notifications still on
-    their way, and before the server is shut down). With
-    `shared`, the case talks to that open session instead and leaves it open.
+    `on_waiting` is called as soon as the case only waits: its server sits idle during a setup step or the
+    request, or the request has been answered (before a wait for notifications still on their way, and
+    before the server is shut down). With `shared`, the case talks to that open session instead and leaves
+    it open.
     """
-    run = _CaseRun(case, options, on_answered, variables, expect)
+    run = _CaseRun(case, options, on_waiting, variables, expect)
     run.session = shared
     try:
         with anyio.fail_after(run.timeout):
@@ -113,11 +114,11 @@ class _CaseRun:
         self,
         case: Case,
         options: ServerOptions,
-        on_answered: Callable[[], None],
+        on_waiting: Callable[[], None],
         variables: dict[str, str],
         expect: Expect,
     ) -> None:
-        self.case, self.options, self.on_answered = case, options, on_answered
+        self.case, self.options, self.on_waiting = case, options, on_waiting
         self.timeout = case.timeout or options.timeout_s
         self.phases = _Phases()
         self.variables = variables
@@ -151,13 +152,13 @@ class _CaseRun:
         block = self.case.block
         try:
             self.phases.lap("start", "setup")
-            async with lending_when_idle(session.pid, self.on_answered):
+            async with lending_when_idle(session.pid, self.on_waiting):
                 await _run_setup(self.case, session, self.variables, self.steps)
                 self.phases.lap("setup", "call")
                 before = _read_files(self.expect.file_unchanged or [])
                 observe = OBSERVERS[type(block)]
                 self.steps.append(_request_step(block, self.variables))
-                straggling = Straggling(self.options, self.on_answered)
+                straggling = Straggling(self.options, self.on_waiting)
                 observation = await observe(block, session, self.variables, straggling)
             self.steps[-1] = self.steps[-1].model_copy(
                 update={
@@ -169,7 +170,7 @@ class _CaseRun:
             after = _read_files(self.expect.file_paths_after())
             self.phases.lap("call", "stop")
         finally:
-            self.on_answered()
+            self.on_waiting()
         return observation.model_copy(update={"files_before": before, "files_after": after})
 
 

@@ -83,41 +83,43 @@ def test_collect_only_writes_the_reports(
     assert "::one" in captured.err  # the listing moves to stderr when stdout carries the JSON
 
 
-def test_a_trajectory_suite_does_not_import_the_mcp_sdk() -> None:
+TINY_RUN = ["run", "examples/quickstart/01_tiny_tools.yaml", "--server",
+            f"{sys.executable} examples/servers/tiny_server.py", "-q"]
+
+
+def run_in_a_fresh_interpreter(args: list[str], *, before: str = "", after: str) -> None:
+    """`toolproof ARGS` in a new Python process: `before` runs first, `after` asserts on what was loaded."""
     code = (
-        "import sys\nfrom toolproof.cli import main\n"
-        "status = main(['run', 'examples/blocks/trajectory', '-q'])\n"
-        "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types'})\n"
-        "assert not loaded, loaded\nsys.exit(10 + status)\n"
+        f"import sys\nfrom toolproof.cli import main\n{before}status = main({args!r})\n"
+        f"{after}sys.exit(10 + status)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 10, done.stderr
+
+
+def test_a_trajectory_suite_does_not_import_the_mcp_sdk() -> None:
+    run_in_a_fresh_interpreter(
+        ["run", "examples/blocks/trajectory", "-q"],
+        after="loaded = sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types'})\n"
+        "assert not loaded, loaded\n",
+    )
 
 
 def test_a_stdio_suite_loads_no_oauth_http_or_schema_validator() -> None:
-    code = (
-        "import sys\nfrom toolproof.cli import main\n"
-        f"status = main(['run', 'examples/quickstart/01_tiny_tools.yaml', '--server', "
-        f"{sys.executable + ' examples/servers/tiny_server.py'!r}, '-q'])\n"
-        "unused = {'mcp.client.auth', 'toolproof.mcp.http', 'toolproof.mcp.auth', 'jsonschema',\n"
+    run_in_a_fresh_interpreter(
+        TINY_RUN,
+        after="unused = {'mcp.client.auth', 'toolproof.mcp.http', 'toolproof.mcp.auth', 'jsonschema',\n"
         "          'toolproof.run.trajectory', 'toolproof.model.scenario'}\n"
         "loaded = sorted(unused & set(sys.modules))\n"
-        "assert 'mcp' in sys.modules and not loaded, loaded\nsys.exit(10 + status)\n"
+        "assert 'mcp' in sys.modules and not loaded, loaded\n",
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 10, done.stderr
 
 
 @pytest.mark.parametrize("flags", [[], ["--reuse-server"]])
 def test_a_stdio_suite_starts_its_server_before_it_imports_the_mcp_sdk(flags: list[str]) -> None:
-    code = (
-        "import sys\nfrom toolproof.cli import main\n"
-        "spawns = []\n"
-        "sys.addaudithook(lambda event, _: event == 'subprocess.Popen'\n"
-        "                 and spawns.append('mcp' in sys.modules))\n"
-        f"status = main(['run', 'examples/quickstart/01_tiny_tools.yaml', '--server', "
-        f"{sys.executable + ' examples/servers/tiny_server.py'!r}, '-q', *{flags!r}])\n"
-        "assert spawns[:1] == [False] and 'mcp' in sys.modules, spawns\nsys.exit(10 + status)\n"
+    run_in_a_fresh_interpreter(
+        [*TINY_RUN, *flags],
+        before="spawns = []\nsys.addaudithook(lambda event, _: event == 'subprocess.Popen'\n"
+        "                 and spawns.append('mcp' in sys.modules))\n",
+        after="assert spawns[:1] == [False] and 'mcp' in sys.modules, spawns\n",
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 10, done.stderr
