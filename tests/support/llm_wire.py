@@ -165,6 +165,7 @@ class LlmWire:
 
 class _Handler(BaseHTTPRequestHandler):
     server: Any
+    answering = False
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
@@ -178,6 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         headers = {key.lower(): value for key, value in self.headers.items()}
         answer = wire._take(Recorded(self.path, headers, body))
+        self.answering = True
         try:
             if self.path not in (OPENAI_PATH, ANTHROPIC_PATH):
                 self._send(404, _error(self.path, 404, f"no such endpoint {self.path}"))
@@ -194,10 +196,18 @@ class _Handler(BaseHTTPRequestHandler):
             rendered = _openai(answer, model) if self.path == OPENAI_PATH else _anthropic(answer, model)
             self._send(200, rendered)
         finally:
-            wire._done()
+            self._answered()
+
+    def _answered(self) -> None:
+        """The request stops counting as in flight once (before its reply goes out: the client may send its
+        next request as soon as it has read the reply, before this thread runs on)."""
+        if self.answering:
+            self.answering = False
+            self.server.wire._done()
 
     def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
+        self._answered()
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
