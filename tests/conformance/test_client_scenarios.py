@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -60,9 +59,9 @@ pytestmark = pytest.mark.servers
 
 
 def conformance() -> str:
-    found = shutil.which("conformance")
-    assert found, "node_modules/.bin/conformance is missing: run `make setup`"
-    return found
+    found = Path(__file__).parents[2] / "node_modules/@modelcontextprotocol/conformance/dist/index.js"
+    assert found.is_file(), f"{found} is missing: run `make setup`"
+    return str(found)
 
 
 def test_the_scenario_list_is_the_suites() -> None:
