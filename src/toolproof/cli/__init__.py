@@ -8,7 +8,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.exit_codes import ExitCode
 
 COMMANDS = (

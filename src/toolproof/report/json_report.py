@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import silence, warn, write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
