@@ -69,6 +69,7 @@ class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
         secret_method = cast("SecretMethod", method)
         super().__init__(server_url, storage, client_id, client_secret, secret_method, scope, issuer)
         self._assertion = assertion
+        self._client_id = client_id
 
     async def _exchange_token_client_credentials(self) -> httpx2.Request:
         """The client credentials request the SDK builds (issuer checked, client authenticated, resource and
@@ -77,6 +78,8 @@ class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
         form = {name: values[0] for name, values in parse_qs(built.content.decode()).items()}
         form["grant_type"] = JWT_BEARER_GRANT_TYPE
         form["assertion"] = self._assertion()
+        if "authorization" not in built.headers:  # a client that does not authenticate names itself
+            form.setdefault("client_id", self._client_id)
         kept = {
             name: value
             for name, value in built.headers.items()
