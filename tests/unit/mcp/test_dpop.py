@@ -1,0 +1,125 @@
+"""DPoP proofs and keys (RFC 9449), each proof verified with joserfc as a server would verify it."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from joserfc import jws, jwt
+from joserfc.jwk import ECKey, JWKRegistry, RSAKey
+
+from toolproof.mcp.auth import cache_path, oauth_provider
+from toolproof.mcp.dpop import DPoPAuth, DPoPKey, DPoPKeyError, access_token_hash
+from toolproof.model.server_config import AuthConfig
+
+URL = "http://127.0.0.1:9/mcp"
+# RFC 9449 §7.1's example access token and the `ath` of its example proof
+RFC_TOKEN = "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU"
+RFC_ATH = "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
+
+
+def verified(proof: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The proof's header and claims, once its signature verifies with the key its header carries (an
+    RSA key's header is longer than joserfc's default limit)."""
+    registry = jws.JWSRegistry(algorithms=["ES256", "ES384", "ES512", "PS256", "EdDSA"])
+    registry.max_header_length = 2048
+    header = jws.extract_compact(proof.encode(), registry=registry).protected
+    key = JWKRegistry.import_key(header["jwk"])
+    return header, jwt.decode(proof, key, algorithms=[header["alg"]], registry=registry).claims
+
+
+def test_a_proof_is_an_es256_dpop_jwt_with_the_public_key_only() -> None:
+    key = DPoPKey.generate()
+    header, claims = verified(key.proof("post", "https://as.example/token?x=1#frag"))
+    assert header["typ"] == "dpop+jwt" and header["alg"] == "ES256"
+    assert "d" not in header["jwk"] and header["jwk"]["crv"] == "P-256"
+    assert claims["htm"] == "POST" and claims["htu"] == "https://as.example/token"
+    assert abs(claims["iat"] - time.time()) < 5
+    assert "ath" not in claims and "nonce" not in claims
+
+
+def test_every_proof_is_fresh() -> None:
+    key = DPoPKey.generate()
+    jtis = {verified(key.proof("POST", URL))[1]["jti"] for _ in range(20)}
+    assert len(jtis) == 20
+
+
+def test_a_proof_with_a_token_binds_it_and_carries_the_nonce() -> None:
+    key = DPoPKey.generate()
+    _, claims = verified(key.proof("GET", URL, access_token=RFC_TOKEN, nonce="n-1"))
+    assert claims["ath"] == RFC_ATH == access_token_hash(RFC_TOKEN)
+    assert claims["nonce"] == "n-1"
+
+
+def test_the_thumbprint_is_the_keys_rfc_7638_thumbprint() -> None:
+    key = DPoPKey.generate()
+    public = JWKRegistry.import_key(key.public_jwk)
+    assert key.thumbprint == public.thumbprint()
+
+
+def test_a_proof_from_a_tampered_key_does_not_verify() -> None:
+    proof = DPoPKey.generate().proof("POST", URL)
+    other = ECKey.generate_key("P-256")
+    with pytest.raises(Exception, match="signature"):
+        jwt.decode(proof, other, algorithms=["ES256"])
+
+
+@pytest.mark.parametrize(
+    ("make", "algorithm"),
+    [
+        (lambda: json.dumps(ECKey.generate_key("P-256").as_dict(private=True)), "ES256"),
+        (lambda: ECKey.generate_key("P-384").as_pem(private=True).decode(), "ES384"),
+        (lambda: RSAKey.generate_key(2048).as_pem(private=True).decode(), "PS256"),
+    ],
+    ids=["jwk", "ec-pem", "rsa-pem"],
+)
+def test_a_key_file_signs_with_its_algorithm(make: Any, algorithm: str, tmp_path: Path) -> None:
+    path = tmp_path / "dpop.key"
+    path.write_text(make(), encoding="utf-8")
+    key = DPoPKey.from_file(path)
+    header, _ = verified(key.proof("POST", URL))
+    assert header["alg"] == algorithm == key.algorithm
+    assert DPoPKey.from_file(path).thumbprint == key.thumbprint  # the same key on every run
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (json.dumps(ECKey.generate_key("P-256").as_dict(private=False)), "must be a private key"),
+        ("not a key", "not a usable private JWK or PEM key"),
+        ('{"kty": "oct", "k": "c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"}', "not a usable private JWK or PEM key"),
+    ],
+    ids=["public", "garbage", "symmetric"],
+)
+def test_an_unusable_key_file_is_named(text: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "dpop.jwk"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DPoPKeyError, match=f"{path}: .*{message}"):
+        DPoPKey.from_file(path)
+
+
+def test_a_missing_key_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(DPoPKeyError, match=r"missing\.jwk: cannot read the DPoP key"):
+        DPoPKey.from_file(tmp_path / "missing.jwk")
+
+
+def test_dpop_wraps_the_flow_and_keeps_no_token_bound_to_a_runs_key(tmp_path: Path) -> None:
+    config = AuthConfig(client_id="c", client_secret="s", dpop=True)
+    made = oauth_provider(config, URL, tmp_path)
+    assert isinstance(made, DPoPAuth)
+    assert not list(tmp_path.iterdir())
+    key_file = tmp_path / "k.jwk"
+    key_file.write_text(json.dumps(ECKey.generate_key("P-256").as_dict(private=True)), encoding="utf-8")
+    keyed = oauth_provider(config.model_copy(update={"dpop_key": str(key_file)}), URL, tmp_path)
+    assert isinstance(keyed, DPoPAuth)
+    assert keyed.key.thumbprint == DPoPKey.from_file(key_file).thumbprint
+
+
+def test_the_cache_file_depends_on_the_dpop_key(tmp_path: Path) -> None:
+    config = AuthConfig(client_id="c", client_secret="s", dpop_key="k.jwk")
+    assert config.uses_dpop
+    one, other = cache_path(tmp_path, URL, config, "one"), cache_path(tmp_path, URL, config, "other")
+    assert one != other != cache_path(tmp_path, URL, config)
