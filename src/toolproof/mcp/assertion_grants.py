@@ -6,6 +6,7 @@ Neither registers a client, falls back to another grant or retries a rejected to
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -51,9 +52,17 @@ def read_credential(value: str, file: str, what: str) -> Callable[[], str]:
     return read
 
 
+_refused: dict[str, str] = {}  # an assertion's digest -> why the authorization server refused it (this run)
+
+
+def _digest(server_url: str, assertion: str) -> str:
+    return hashlib.sha256(f"{server_url}\n{assertion}".encode()).hexdigest()
+
+
 class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
     """The RFC 7523 jwt-bearer grant with a workload identity token as the assertion: the client is
-    pre-registered (`client_id`, authenticating with `none` unless it has a secret)."""
+    pre-registered (`client_id`, authenticating with `none` unless it has a secret). An assertion the
+    authorization server refused is not sent to it again in the run (a rotated token file is)."""
 
     def __init__(
         self,
@@ -70,6 +79,8 @@ class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
         super().__init__(server_url, storage, client_id, client_secret, secret_method, scope, issuer)
         self._assertion = assertion
         self._client_id = client_id
+        self._server_url = server_url
+        self._sent = ""
 
     async def _exchange_token_client_credentials(self) -> httpx2.Request:
         """The client credentials request the SDK builds (issuer checked, client authenticated, resource and
@@ -77,7 +88,11 @@ class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
         built = await super()._exchange_token_client_credentials()
         form = {name: values[0] for name, values in parse_qs(built.content.decode()).items()}
         form["grant_type"] = JWT_BEARER_GRANT_TYPE
-        form["assertion"] = self._assertion()
+        assertion = self._assertion()
+        self._sent = _digest(self._server_url, assertion)
+        if self._sent in _refused:
+            raise OAuthTokenError(f"not sent again: this workload token was refused ({_refused[self._sent]})")
+        form["assertion"] = assertion
         if "authorization" not in built.headers:  # a client that does not authenticate names itself
             form.setdefault("client_id", self._client_id)
         kept = {
@@ -86,6 +101,13 @@ class JwtBearerOAuthProvider(ClientCredentialsOAuthProvider):
             if name.lower() not in ("content-length", "content-type", "host")
         }
         return httpx2.Request("POST", built.url, data=form, headers=kept)
+
+    async def _handle_token_response(self, response: httpx2.Response) -> None:
+        try:
+            await super()._handle_token_response(response)
+        except OAuthTokenError as error:
+            _refused[self._sent] = str(error)
+            raise
 
 
 def id_jag_exchange(config: AuthConfig, id_token: Callable[[], str]) -> Callable[[str, str], Awaitable[str]]:

@@ -18,15 +18,15 @@ from urllib.parse import parse_qs, urlsplit
 import httpx2
 from joserfc import jwt
 from joserfc.errors import JoseError
-from joserfc.jwk import ECKey, JWKRegistry, OKPKey, RSAKey
+from joserfc.jwk import ECKey, JWKRegistry, RSAKey
 from mcp.client.auth import OAuthFlowError
 
 DPOP_TYP = "dpop+jwt"
 NONCE_HEADER = "DPoP-Nonce"
 NONCE_ERROR = "use_dpop_nonce"
-_CURVE_ALGORITHMS = {"P-256": "ES256", "P-384": "ES384", "P-521": "ES512", "Ed25519": "EdDSA"}
+_CURVE_ALGORITHMS = {"P-256": "ES256", "P-384": "ES384", "P-521": "ES512"}
 
-Key = ECKey | RSAKey | OKPKey
+Key = ECKey | RSAKey
 
 
 class DPoPKeyError(OAuthFlowError):
@@ -86,15 +86,15 @@ def _parse_key(text: str) -> Key:
         key = JWKRegistry.import_key(data)
     else:
         key = None
-        for kind in (ECKey, RSAKey, OKPKey):
+        for kind in (ECKey, RSAKey):
             try:
                 key = kind.import_key(stripped)
                 break
             except (JoseError, ValueError, TypeError):
                 continue
         if key is None:
-            raise ValueError("no EC, RSA or OKP key found")
-    if not isinstance(key, ECKey | RSAKey | OKPKey):
+            raise ValueError("no EC or RSA key found")
+    if not isinstance(key, ECKey | RSAKey):
         raise ValueError(f"a {type(key).__name__} cannot sign a proof")
     return key
 

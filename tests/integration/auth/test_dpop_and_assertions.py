@@ -107,6 +107,7 @@ def test_jwt_bearer_presents_the_workload_token_once(plain_url: str, tmp_path: P
     done = run(
         tmp_path,
         case("refused", plain_url, stale, "whoami", {"equals": "never"}),
+        case("not sent again", plain_url, stale, "whoami", {"equals": "never"}),
         case("accepted", plain_url, good, "whoami", {"equals": "workload notes"}),
         case("one request each, no retry", plain_url, good, "jwt_bearer_requests", {"equals": "2"}),
     )
@@ -116,5 +117,7 @@ def test_jwt_bearer_presents_the_workload_token_once(plain_url: str, tmp_path: P
     assert results["one request each, no retry"]["status"] == "PASS", results["one request each, no retry"]
     assert results["refused"]["failure"]["kind"] == "transport"
     assert "invalid_grant" in results["refused"]["failure"]["message"]
+    again = results["not sent again"]["failure"]["message"]
+    assert "not sent again: this workload token was refused" in again and "invalid_grant" in again
     report = (tmp_path / "report.json").read_text(encoding="utf-8")
     assert WORKLOAD not in report and "an-expired-workload-token" not in report
