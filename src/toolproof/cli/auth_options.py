@@ -54,9 +54,22 @@ def add_auth_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_TURNS_OAUTH_ON = (
+    "oauth_client_id",
+    "oauth_grant",
+    "oauth_browser",
+    "oauth_dpop",
+    "oauth_dpop_key_file",
+    "oauth_assertion_env",
+    "oauth_assertion_file",
+    "oauth_id_token_env",
+    "oauth_id_token_file",
+)
+
+
 def auth_from_args(args: argparse.Namespace) -> AuthConfig | None:
     """The `auth:` block the options describe (None when none is given); OSError for an unreadable key."""
-    if not (args.oauth_client_id or args.oauth_grant or args.oauth_browser):
+    if not any(getattr(args, name) for name in _TURNS_OAUTH_ON):
         return None
     from toolproof.model.server_config import AuthConfig
 

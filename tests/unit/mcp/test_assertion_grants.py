@@ -124,6 +124,12 @@ def parsed(*argv: str) -> AuthConfig | None:
     return auth_from_args(parser.parse_args(list(argv)))
 
 
+def test_dpop_alone_turns_oauth_on() -> None:
+    alone = parsed("--oauth-dpop")
+    assert alone is not None and (alone.grant, alone.dpop) == ("authorization_code", True)
+    assert parsed() is None
+
+
 def test_the_options_write_the_new_grants() -> None:
     bearer = parsed("--oauth-client-id", "w", "--oauth-assertion-env", "WIF_TOKEN", "--oauth-dpop")
     assert bearer is not None
