@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from joserfc import jws, jwt
 from joserfc.jwk import ECKey, JWKRegistry, RSAKey
@@ -123,3 +125,75 @@ def test_the_cache_file_depends_on_the_dpop_key(tmp_path: Path) -> None:
     assert config.uses_dpop
     one, other = cache_path(tmp_path, URL, config, "one"), cache_path(tmp_path, URL, config, "other")
     assert one != other != cache_path(tmp_path, URL, config)
+
+
+class TokenThenCall(httpx2.Auth):
+    """An SDK-like flow: one token request, then the MCP request with the token it got as Bearer."""
+
+    def __init__(self) -> None:
+        self.token_answer: dict[str, Any] = {}
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        answer = yield httpx2.Request("POST", TOKEN_URL, data={"grant_type": "client_credentials"})
+        self.token_answer = answer.json()
+        request.headers["Authorization"] = f"Bearer {self.token_answer['access_token']}"
+        yield request
+
+
+TOKEN_URL = "http://127.0.0.1:8/token"  # the authorization server: another origin, another nonce
+
+
+def reply(request: httpx2.Request, status: int, body: dict[str, Any], **headers: str) -> httpx2.Response:
+    return httpx2.Response(status, json=body, headers=headers, request=request)
+
+
+async def drive(token_type: str, nonce: bool) -> tuple[list[httpx2.Request], TokenThenCall]:
+    """Run the wrapped flow against scripted answers (nonce: both servers ask for one first); the requests
+    sent, copied as they were sent."""
+    inner = TokenThenCall()
+    flow = DPoPAuth(inner, DPoPKey.generate()).async_auth_flow(httpx2.Request("POST", URL))
+    sent: list[httpx2.Request] = []
+    outgoing = await flow.__anext__()
+    try:
+        while True:
+            sent.append(httpx2.Request(outgoing.method, outgoing.url, headers=dict(outgoing.headers)))
+            proof = outgoing.headers.get("DPoP", "")
+            given = verified(proof)[1].get("nonce") if proof else None
+            if str(outgoing.url) == TOKEN_URL:
+                if nonce and given != "as-1":
+                    answer = reply(outgoing, 400, {"error": "use_dpop_nonce"}, **{"DPoP-Nonce": "as-1"})
+                else:
+                    answer = reply(outgoing, 200, {"access_token": "at-1", "token_type": token_type})
+            elif nonce and given != "rs-1" and proof:
+                challenge = 'DPoP error="use_dpop_nonce"'
+                answer = reply(outgoing, 401, {}, **{"WWW-Authenticate": challenge, "DPoP-Nonce": "rs-1"})
+            else:
+                answer = reply(outgoing, 200, {})
+            outgoing = await flow.asend(answer)
+    except StopAsyncIteration:
+        return sent, inner
+
+
+async def test_the_token_request_and_the_call_carry_proofs_and_the_dpop_scheme() -> None:
+    sent, inner = await drive("DPoP", nonce=False)
+    token, call = sent
+    assert verified(token.headers["DPoP"])[1]["htu"] == TOKEN_URL
+    assert inner.token_answer["token_type"] == "Bearer"  # the SDK reads only that type
+    assert call.headers["Authorization"] == "DPoP at-1"
+    assert verified(call.headers["DPoP"])[1]["ath"] == access_token_hash("at-1")
+
+
+async def test_each_server_nonce_is_answered_once_with_a_fresh_proof() -> None:
+    sent, _ = await drive("DPoP", nonce=True)
+    assert [str(request.url) for request in sent] == [TOKEN_URL, TOKEN_URL, URL, URL]
+    claims = [verified(request.headers["DPoP"])[1] for request in sent]
+    assert [claim.get("nonce") for claim in claims] == [None, "as-1", None, "rs-1"]
+    assert len({claim["jti"] for claim in claims}) == 4
+
+
+async def test_a_token_issued_as_bearer_is_sent_as_bearer() -> None:
+    sent, _ = await drive("Bearer", nonce=False)
+    call = sent[-1]
+    assert call.headers["Authorization"] == "Bearer at-1" and "DPoP" not in call.headers
