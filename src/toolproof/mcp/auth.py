@@ -272,16 +272,15 @@ def oauth_provider(
 ) -> httpx2.Auth:
     """The SDK auth flow the `auth:` block asks for (values already expanded), with DPoP around it if asked:
     a key made for this run binds tokens that die with the run, so they are not cached."""
-    for secret in (config.client_secret, config.private_key, config.assertion, config.id_token):
+    secrets = (config.client_secret, config.private_key, config.assertion, config.id_token)
+    for secret in (*secrets, config.idp_client_secret):
         if secret:
             add_secret(secret)
-    if config.idp_client_secret:
-        add_secret(config.idp_client_secret)
     key: DPoPKey | None = None
-    if config.uses_dpop:
-        key = DPoPKey.from_file(Path(config.dpop_key).expanduser()) if config.dpop_key else DPoPKey.generate()
-        if not config.dpop_key:
-            cache_dir = None
+    if config.dpop_key:
+        key = DPoPKey.from_file(Path(config.dpop_key).expanduser())
+    elif config.dpop:
+        key, cache_dir = DPoPKey.for_this_run(), None
     storage = TokenCache(cache_path(cache_dir, server_url, config, key.thumbprint if key else ""))
     provider: httpx2.Auth
     with warnings.catch_warnings():  # the SDK warns when no issuer pins the credentials; it is optional here

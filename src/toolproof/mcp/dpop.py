@@ -6,6 +6,7 @@ with the server's nonce when either server answers `use_dpop_nonce`. Proofs are 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import secrets
@@ -47,6 +48,12 @@ class DPoPKey:
     @classmethod
     def generate(cls) -> DPoPKey:
         return cls(ECKey.generate_key("P-256"))
+
+    @classmethod
+    @functools.cache
+    def for_this_run(cls) -> DPoPKey:
+        """The ES256 key every connection of this run signs with when no key is given."""
+        return cls.generate()
 
     @classmethod
     def from_file(cls, path: Path) -> DPoPKey:

@@ -112,11 +112,6 @@ class AuthConfig(Frozen):
     dpop: bool = False
     dpop_key: Text = ""
 
-    @property
-    def uses_dpop(self) -> bool:
-        """Whether tokens are bound to a DPoP key (asked for, or a key is given)."""
-        return self.dpop or bool(self.dpop_key)
-
 
 class ServerConfig(Frozen):
     """How to start or reach the server under test."""

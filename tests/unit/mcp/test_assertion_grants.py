@@ -133,7 +133,7 @@ def test_dpop_alone_turns_oauth_on() -> None:
 def test_the_options_write_the_new_grants() -> None:
     bearer = parsed("--oauth-client-id", "w", "--oauth-assertion-env", "WIF_TOKEN", "--oauth-dpop")
     assert bearer is not None
-    assert (bearer.grant, bearer.assertion, bearer.uses_dpop) == ("jwt_bearer", "${WIF_TOKEN}", True)
+    assert (bearer.grant, bearer.assertion, bearer.dpop) == ("jwt_bearer", "${WIF_TOKEN}", True)
     from_file = parsed("--oauth-client-id", "w", "--oauth-assertion-file", "/run/token")
     assert from_file is not None
     assert (from_file.grant, from_file.assertion_file) == ("jwt_bearer", "/run/token")

@@ -110,8 +110,9 @@ def test_a_missing_key_file_is_named(tmp_path: Path) -> None:
 
 def test_dpop_wraps_the_flow_and_keeps_no_token_bound_to_a_runs_key(tmp_path: Path) -> None:
     config = AuthConfig(client_id="c", client_secret="s", dpop=True)
-    made = oauth_provider(config, URL, tmp_path)
-    assert isinstance(made, DPoPAuth)
+    made, again = oauth_provider(config, URL, tmp_path), oauth_provider(config, URL, tmp_path)
+    assert isinstance(made, DPoPAuth) and isinstance(again, DPoPAuth)
+    assert made.key is again.key  # one key for the run
     assert not list(tmp_path.iterdir())
     key_file = tmp_path / "k.jwk"
     key_file.write_text(json.dumps(ECKey.generate_key("P-256").as_dict(private=True)), encoding="utf-8")
@@ -122,7 +123,6 @@ def test_dpop_wraps_the_flow_and_keeps_no_token_bound_to_a_runs_key(tmp_path: Pa
 
 def test_the_cache_file_depends_on_the_dpop_key(tmp_path: Path) -> None:
     config = AuthConfig(client_id="c", client_secret="s", dpop_key="k.jwk")
-    assert config.uses_dpop
     one, other = cache_path(tmp_path, URL, config, "one"), cache_path(tmp_path, URL, config, "other")
     assert one != other != cache_path(tmp_path, URL, config)
 
