@@ -144,7 +144,7 @@ def _issued_id_jag(response: httpx2.Response, endpoint: str) -> str:
     except ValueError:
         data = None
     if response.status_code != 200 or not isinstance(data, dict):
-        said = data if isinstance(data, dict) else " ".join(response.text.split())[:200]
+        said = " ".join(response.text.split())[:200] or "no body"
         status = response.status_code
         raise OAuthTokenError(f"the identity provider's token exchange at {endpoint} said {status}: {said}")
     token = data.get("access_token")

@@ -121,3 +121,22 @@ def test_jwt_bearer_presents_the_workload_token_once(plain_url: str, tmp_path: P
     assert "not sent again: this workload token was refused" in again and "invalid_grant" in again
     report = (tmp_path / "report.json").read_text(encoding="utf-8")
     assert WORKLOAD not in report and "an-expired-workload-token" not in report
+
+
+def test_an_identity_provider_that_refuses_the_exchange_is_named(plain_url: str, tmp_path: Path) -> None:
+    base = plain_url.removesuffix("/mcp")
+    enterprise = {
+        "grant": "enterprise",
+        "issuer": base,
+        "client_id": CLIENT_ID,
+        "client_secret": "${MCP_CLIENT_SECRET}",
+        "id_token": "${WORKLOAD_TOKEN}",
+        "idp_token_endpoint": f"{base}/token",  # not an identity provider
+    }
+    done = run(tmp_path, case("enterprise", plain_url, enterprise, "whoami", {"equals": "never"}))
+    assert done.returncode == 1
+    (result,) = json.loads((tmp_path / "report.json").read_text())["results"]
+    assert result["failure"]["kind"] == "transport"
+    message = result["failure"]["message"]
+    assert f"OAuth: the identity provider's token exchange at {base}/token said 401" in message
+    assert WORKLOAD not in (tmp_path / "report.json").read_text()
