@@ -171,6 +171,7 @@ class DPoPAuth(httpx2.Auth):
         self.key = key
         self.nonces: dict[str, str] = {}
         self.unbound: set[str] = set()  # tokens the authorization server issued as Bearer
+        self.accepted: list[str] | None = None  # the proof algorithms its metadata lists, if it does
 
     def _learn_nonce(self, response: httpx2.Response) -> None:
         nonce = response.headers.get(NONCE_HEADER)
@@ -181,8 +182,29 @@ class DPoPAuth(httpx2.Auth):
         """A response, read unless it answers the MCP request (which streams), its nonce learned."""
         if not streamed:
             await response.aread()
+            self._learn_algorithms(response)
         self._learn_nonce(response)
         return response
+
+    def _learn_algorithms(self, response: httpx2.Response) -> None:
+        """Note the proof algorithms authorization server metadata lists, if it lists them."""
+        if response.request.method != "GET" or response.status_code != 200:
+            return
+        try:
+            data = response.json()
+        except ValueError:
+            return
+        if isinstance(data, dict) and "token_endpoint" in data:
+            listed = data.get("dpop_signing_alg_values_supported")
+            self.accepted = [str(name) for name in listed] if isinstance(listed, list) else None
+
+    def _check_algorithm(self, endpoint: httpx2.URL) -> None:
+        if self.accepted is not None and self.key.algorithm not in self.accepted:
+            accepted = ", ".join(self.accepted) or "nothing"
+            raise DPoPKeyError(
+                f"the authorization server at {endpoint} accepts DPoP proofs signed with {accepted}, "
+                f"not {self.key.algorithm}: give a dpop_key it accepts"
+            )
 
     def _sign(self, request: httpx2.Request, access_token: str | None = None) -> None:
         url = str(request.url)
@@ -206,6 +228,7 @@ class DPoPAuth(httpx2.Auth):
             while True:
                 token_request = outgoing is not request and _token_request(outgoing)
                 if token_request:
+                    self._check_algorithm(outgoing.url)
                     self._sign(outgoing)
                 elif outgoing is request:
                     self._present(outgoing)

@@ -197,3 +197,21 @@ async def test_a_token_issued_as_bearer_is_sent_as_bearer() -> None:
     sent, _ = await drive("Bearer", nonce=False)
     call = sent[-1]
     assert call.headers["Authorization"] == "Bearer at-1" and "DPoP" not in call.headers
+
+
+class MetadataThenToken(httpx2.Auth):
+    """An SDK-like flow that reads authorization server metadata before its token request."""
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        yield httpx2.Request("GET", "http://127.0.0.1:8/.well-known/oauth-authorization-server")
+        yield httpx2.Request("POST", TOKEN_URL, data={"grant_type": "client_credentials"})
+
+
+async def test_a_key_the_authorization_server_does_not_accept_is_named() -> None:
+    flow = DPoPAuth(MetadataThenToken(), DPoPKey.generate()).async_auth_flow(httpx2.Request("POST", URL))
+    metadata = await flow.__anext__()
+    listed = {"token_endpoint": TOKEN_URL, "dpop_signing_alg_values_supported": ["RS256", "PS256"]}
+    with pytest.raises(DPoPKeyError, match=r"accepts DPoP proofs signed with RS256, PS256, not ES256"):
+        await flow.asend(reply(metadata, 200, listed))
