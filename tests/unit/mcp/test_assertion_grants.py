@@ -57,14 +57,7 @@ def test_a_missing_token_is_named(value: str, file: str, message: str, tmp_path:
 def test_the_grant_picks_its_provider(tmp_path: Path) -> None:
     bearer = AuthConfig(grant="jwt_bearer", client_id="w", assertion="tok")
     assert isinstance(oauth_provider(bearer, URL, tmp_path), JwtBearerOAuthProvider)
-    enterprise = AuthConfig(
-        grant="enterprise",
-        client_id="c",
-        client_secret="s",
-        issuer="http://127.0.0.1:9",
-        id_token="idt",
-        idp_token_endpoint=IDP,
-    )
+    enterprise = ENTERPRISE.model_copy(update={"issuer": "http://127.0.0.1:9", "idp_token_endpoint": IDP})
     assert isinstance(oauth_provider(enterprise, URL, tmp_path), IdentityAssertionOAuthProvider)
     wrapped = oauth_provider(enterprise.model_copy(update={"dpop": True}), URL, tmp_path)
     assert isinstance(wrapped, DPoPAuth) and isinstance(wrapped.inner, IdentityAssertionOAuthProvider)
