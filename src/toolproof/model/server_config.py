@@ -80,10 +80,17 @@ class AuthConfig(Frozen):
 
     `client_credentials` needs `client_id` and `client_secret` (or `private_key`, a PEM key for
     private_key_jwt); `authorization_code` runs PKCE, approving headlessly unless `browser` is set, and
-    registers dynamically (or by `client_metadata_url`) when `client_id` is empty. Values take `${VAR}`.
+    registers dynamically (or by `client_metadata_url`) when `client_id` is empty. `jwt_bearer` presents a
+    workload identity token (`assertion`, or `assertion_file` read at each use) for a pre-registered
+    `client_id`; `enterprise` exchanges an ID token (`id_token` or `id_token_file`) at the identity provider's
+    `idp_token_endpoint` for an ID-JAG, then presents it to the authorization server named by `issuer` with
+    `client_id` and `client_secret`. `dpop` binds tokens to a key (`dpop_key`: a JWK or PEM file; else an
+    ES256 key made per run). Values take `${VAR}`.
     """
 
-    grant: Literal["client_credentials", "authorization_code"] = "client_credentials"
+    grant: Literal["client_credentials", "authorization_code", "jwt_bearer", "enterprise"] = (
+        "client_credentials"
+    )
     client_id: Text = ""
     client_secret: Text = ""
     private_key: Text = ""
@@ -95,6 +102,15 @@ class AuthConfig(Frozen):
     client_metadata_url: Text = ""
     issuer: Text = ""
     browser: bool = False
+    assertion: Text = ""
+    assertion_file: Text = ""
+    id_token: Text = ""
+    id_token_file: Text = ""
+    idp_token_endpoint: Text = ""
+    idp_client_id: Text = ""
+    idp_client_secret: Text = ""
+    dpop: bool = False
+    dpop_key: Text = ""
 
 
 class ServerConfig(Frozen):
