@@ -96,7 +96,7 @@ class AuthConfig(Frozen):
     private_key: Text = ""
     signing_algorithm: Text = "RS256"
     token_endpoint_auth_method: (
-        Literal["client_secret_basic", "client_secret_post", "none", "private_key_jwt"] | None
+        Literal["none", "client_secret_post", "client_secret_basic", "private_key_jwt"] | None
     ) = None
     scopes: TextList = Field(default_factory=list)
     client_metadata_url: Text = ""
