@@ -14,8 +14,9 @@ Tools (one behaviour each, so a probe's verdict on one can be checked against it
   counter        answers a different number on every call (nondeterministic)
   big            answers 150 KB of text
 
-`--tools N` instead lists N generated tools (`tool_0` ...) that all answer ok; `--only NAME,...` lists
-only those tools.
+`--tools N` instead lists N generated tools (`tool_0` ...) that all answer ok; `--alike N` lists N tools of
+one shape (`op_0` ...: two numeric operands, as a calculator's), every one of which can feed every other;
+`--only NAME,...` lists only those tools.
 """
 
 from __future__ import annotations
@@ -109,7 +110,22 @@ def call(name: str, arguments: Any) -> dict[str, Any] | None:
     return text(str(args.get("text", "")))
 
 
+OPERANDS = {
+    "type": "object",
+    "properties": {
+        "first_operand": {"type": "number", "description": "the first operand"},
+        "second_operand": {"type": "number", "description": "the second operand"},
+    },
+    "required": ["first_operand", "second_operand"],
+}
+
+
 def listed() -> list[dict[str, Any]]:
+    if "--alike" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--alike") + 1])
+        return [
+            tool(f"op_{i}", f"Returns operation {i} of the two operands.", OPERANDS) for i in range(count)
+        ]
     if "--tools" in sys.argv:
         count = int(sys.argv[sys.argv.index("--tools") + 1])
         return [tool(f"tool_{i}", f"Returns the text given to tool {i}.", TEXT) for i in range(count)]

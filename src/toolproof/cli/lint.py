@@ -100,12 +100,13 @@ def _gather(
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
             return usage(_NAME, str(error))
-        return tools, grade(lint_tools(tools), skip=skip, strict=args.strict)
+        return tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict)
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
     from toolproof.probe.lint import CallRules, call_findings
 
-    rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
+    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
+    rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
 
     async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:
         from toolproof.probe.connection import Prober
@@ -113,7 +114,7 @@ def _gather(
         async with Prober(spec) as prober:
             listed = await prober.list_tools()
             called = await call_findings(prober, listed, rules)
-        return listed, lint_tools(listed) + called
+        return listed, lint_tools(listed, skip) + called
 
     try:
         listed, found = run_async(probe)

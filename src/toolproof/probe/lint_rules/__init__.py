@@ -38,29 +38,34 @@ from toolproof.probe.tools import Tool
 
 __all__ = ["LIST_RULES", "RULE_CODES", "TOOL_RULES", "Finding", "Severity", "grade", "lint_tools"]
 
-TOOL_RULES: tuple[Callable[[Tool], Iterator[Finding]], ...] = (
-    empty_description,
-    vague_description,
-    parameter_rules,
-    sensitive_parameters,
-    short_or_long_description,
-    deep_schema,
-    costly_tool,
-    silent_output,
-    overloaded_tool,
-    hidden_side_effects,
-    missing_examples,
-    description_drift,
-)
+ToolRule = Callable[[Tool], Iterator[Finding]]
+ListRule = Callable[[Sequence[Tool]], Iterator[Finding]]
 
-LIST_RULES: tuple[Callable[[Sequence[Tool]], Iterator[Finding]], ...] = (
-    similar_descriptions,
-    bloated_list,
-    duplicate_names,
-    free_text_propagation,
-    circular_dependencies,
-    too_many_tools,
+TOOL_RULES: tuple[tuple[ToolRule, frozenset[str]], ...] = (
+    (empty_description, frozenset({"E101"})),
+    (vague_description, frozenset({"W101"})),
+    (parameter_rules, frozenset({"E102", "E103", "W102", "W104", "W103"})),
+    (sensitive_parameters, frozenset({"E112"})),
+    (short_or_long_description, frozenset({"W111"})),
+    (deep_schema, frozenset({"W114"})),
+    (costly_tool, frozenset({"W115"})),
+    (silent_output, frozenset({"W116"})),
+    (overloaded_tool, frozenset({"W103"})),
+    (hidden_side_effects, frozenset({"W108"})),
+    (missing_examples, frozenset({"W109"})),
+    (description_drift, frozenset({"W110"})),
 )
+"""Each rule that reads one tool, with the codes it can report."""
+
+LIST_RULES: tuple[tuple[ListRule, frozenset[str]], ...] = (
+    (similar_descriptions, frozenset({"W105"})),
+    (bloated_list, frozenset({"W106"})),
+    (duplicate_names, frozenset({"E113"})),
+    (free_text_propagation, frozenset({"E105"})),
+    (circular_dependencies, frozenset({"E107"})),
+    (too_many_tools, frozenset({"W112"})),
+)
+"""Each rule that reads the whole list, with the codes it can report."""
 
 RULE_CODES = (
     "E101", "E102", "E103", "E105", "E107", "E112", "E113", "E301", "W101", "W102", "W103", "W104", "W105",
@@ -69,11 +74,14 @@ RULE_CODES = (
 """Every code a finding can carry (W103 covers two rules: unconstrained required string, overloaded tool)."""
 
 
-def lint_tools(tools: Sequence[Tool]) -> list[Finding]:
-    """Every schema finding for the tool list: per-tool rules in tool order, then the list-wide rules."""
-    findings = [finding for tool in tools for rule in TOOL_RULES for finding in rule(tool)]
-    findings.extend(finding for rule in LIST_RULES for finding in rule(tools))
-    return findings
+def lint_tools(tools: Sequence[Tool], skip: frozenset[str] = frozenset()) -> list[Finding]:
+    """Every schema finding for the tool list: per-tool rules in tool order, then the list-wide rules. A rule
+    whose codes are all in `skip` is never run; the findings of skipped codes are dropped."""
+    tool_rules = [rule for rule, codes in TOOL_RULES if not codes <= skip]
+    list_rules = [rule for rule, codes in LIST_RULES if not codes <= skip]
+    findings = [finding for tool in tools for rule in tool_rules for finding in rule(tool)]
+    findings.extend(finding for rule in list_rules for finding in rule(tools))
+    return [finding for finding in findings if finding.code not in skip]
 
 
 def grade(findings: Sequence[Finding], *, skip: frozenset[str], strict: bool) -> list[Finding]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from toolproof.probe.lint_rules.findings import Finding, description_of, finding, name_of, properties_of
@@ -66,6 +66,7 @@ COMMON_SUFFIXES = (
 )  # fmt: skip
 PROPAGATION_CONFIDENCE = 0.65
 CYCLE_CONFIDENCE = 0.75
+CYCLE_NAMES_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -208,25 +209,66 @@ def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
 
 
 def circular_dependencies(tools: Sequence[Tool]) -> Iterator[Finding]:
+    """E107 once per strongly connected group of tools (each tool of it reaches every other through the
+    inferred flows), so the cost and the output grow with the flows, never with the cycles among them."""
     graph: dict[str, list[str]] = {}
     for flow in flows(tools):
         if flow.confidence >= CYCLE_CONFIDENCE and flow.target not in graph.setdefault(flow.source, []):
             graph[flow.source].append(flow.target)
-    cycles: set[tuple[str, ...]] = set()
-    for start in graph:
-        stack: list[tuple[str, list[str]]] = [(start, [start])]
-        while stack:
-            node, path = stack.pop()
-            for neighbour in graph.get(node, []):
-                if neighbour == start:
-                    cycles.add(tuple(sorted(path)))
-                elif neighbour not in path and len(path) < len(graph):
-                    stack.append((neighbour, [*path, neighbour]))
-    for cycle in sorted(cycles):
+    groups = [
+        sorted(group)
+        for group in strongly_connected(graph)
+        if len(group) > 1 or group[0] in graph.get(group[0], [])
+    ]
+    for group in sorted(groups):
+        shown = ", ".join(group[:CYCLE_NAMES_SHOWN])
+        more = f" and {len(group) - CYCLE_NAMES_SHOWN} more" if len(group) > CYCLE_NAMES_SHOWN else ""
         yield finding(
-            cycle[0],
+            group[0],
             "E107",
             "circular-dependency",
-            f"Circular dependency between {', '.join(cycle)}: agents may loop.",
+            f"Circular dependency between {shown}{more}: agents may loop.",
             "dependencies",
         )
+
+
+def strongly_connected(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
+    """The strongly connected components of `graph` (Tarjan's algorithm, iterative: no recursion limit),
+    each in discovery order; linear in nodes plus edges."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            neighbours = graph.get(node, ())
+            if position < len(neighbours):
+                work.append((node, position + 1))
+                neighbour = neighbours[position]
+                if neighbour not in index:
+                    work.append((neighbour, 0))
+                elif neighbour in on_stack:
+                    low[node] = min(low[node], index[neighbour])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components
