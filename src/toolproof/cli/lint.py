@@ -19,10 +19,11 @@ _NAME = "lint"
 
 DIFFERENCES = (
     "Differences from mcp-assert 0.12.3: E105 is reported once per field and consuming tool (mcp-assert "
-    "repeats it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token "
-    "and api_token; W105 is reported once per tool; warnings are reported as skipped results; --fix prints "
-    "an RFC 6902 JSON Patch per tool and exits as lint does (mcp-assert: always 0); --tools-file lints a "
-    "saved tools/list result without a server. "
+    "repeats it); E107 is shown as the warning it is, once per group of tools that feed each other in a "
+    "circle; E112 also flags access_token, refresh_token, api_token and a token its description does not "
+    "call a link, reference, page or CSRF token; a skipped rule never runs; W105 is reported once per tool; "
+    "warnings are reported as skipped results; --fix prints an RFC 6902 JSON Patch per tool and exits as "
+    "lint does (mcp-assert: always 0); --tools-file lints a saved tools/list result without a server. "
 )
 
 

@@ -283,3 +283,44 @@ def test_every_rule_declares_the_codes_it_reports() -> None:
             for triggering, _ in CASES.values():
                 found = rule(triggering) if lists else (f for item in triggering for f in rule(item))
                 assert {finding.code for finding in found} <= declared, rule.__name__
+
+
+EXPAND_LINK = (  # duckduckgo-mcp-server's expand_link, as its tools/list gives it
+    "Expand a shortened ref://<id> link token from search results back into the full URL. Search results "
+    "replace very long URLs with short ref:// tokens to save space. fetch_content accepts those tokens "
+    "directly, so only call this when you need the real URL, for example to show or cite a link to the "
+    "user. Never present a ref:// token to the user as if it were a URL.\n\n    Args:\n        token: A "
+    "ref://<id> token exactly as it appeared in search results (the bare id is also accepted).\n    "
+)
+
+
+@pytest.mark.parametrize(
+    ("description", "token"),
+    [
+        (EXPAND_LINK, {"title": "Token", "type": "string"}),
+        (GOOD_DESCRIPTION, prop(description="A ref://<id> token exactly as it appeared in search results.")),
+        (GOOD_DESCRIPTION, prop(description="The page token from the previous call, for the next page.")),
+        (GOOD_DESCRIPTION, prop(description="The CSRF token of the form.")),
+    ],
+)
+def test_e112_leaves_tokens_described_as_no_credential(description: str, token: dict[str, Any]) -> None:
+    assert "E112" not in codes([tool("expand_link", description, properties={"token": token})])
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("token", "The Slack bot OAuth token used to post the message."),
+        ("token", "Your personal access token."),
+        ("api_key", "The key for the next page of the link service."),
+        ("password", "The password of the account."),
+        ("client_secret", "The client secret."),
+    ],
+)
+def test_e112_flags_credentials_whatever_the_tool_says(name: str, description: str) -> None:
+    schema = {name: {"type": "string", "description": description}}
+    assert "E112" in codes([tool("expand_link", EXPAND_LINK, properties=schema)])
+
+
+def test_e112_flags_a_token_nothing_explains() -> None:
+    assert "E112" in codes([tool(properties={"token": {"type": "string"}})])

@@ -2,10 +2,12 @@
 
 Codes, severities and thresholds are mcp-assert's, so its users see the same findings, with three
 corrections: E105 is reported once per producing field and consuming tool (mcp-assert repeats it per
-matching consumer field), E107 is a warning under its E code (mcp-assert prints it with a `W`), and E112
-flags authentication tokens (`token`, `access_token`, `refresh_token`, `api_token`, ...), which
-mcp-assert's filter lets through. Findings come out in tool order, properties in schema order. The rules
-live by what they read: `descriptions`, `schemas`, `flows`; this module holds their one ordered registry.
+matching consumer field), E107 is a warning under its E code (mcp-assert prints it with a `W`), once per
+strongly connected group of tools rather than per cycle, and E112 flags authentication tokens
+(`access_token`, `refresh_token`, `api_token`, ..., and a `token` its description does not call a link,
+page or CSRF token), which mcp-assert's filter lets through. Findings come out in tool order, properties
+in schema order. The rules live by what they read: `descriptions`, `schemas`, `flows`; this module holds
+their one ordered registry, each rule with the codes it reports, so a skipped rule is never run.
 """
 
 from __future__ import annotations
