@@ -91,6 +91,14 @@ def test_a_crash_is_minimised_into_a_failing_case(probe: Callable[..., Probed], 
     assert "name of 10000 characters overflowed" in finding["stderr"]
     (case,) = cases.iterdir()
     assert main(["run", str(case), "-q"]) == 1
+    first, *lines = case.read_text().splitlines()
+    assert first.startswith("# yaml-language-server: $schema=")
+    assert [line.split(":")[0] for line in lines if not line.startswith(" ")] == [
+        "name",
+        "server",
+        "timeout",
+        "assert",
+    ]
 
 
 def test_nan_and_infinity_are_skipped_not_blamed(probe: Callable[..., Probed]) -> None:
