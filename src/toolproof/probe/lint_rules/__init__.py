@@ -26,7 +26,7 @@ from toolproof.probe.lint_rules.descriptions import (
     vague_description,
 )
 from toolproof.probe.lint_rules.findings import Finding, Severity
-from toolproof.probe.lint_rules.flows import circular_dependencies, free_text_propagation
+from toolproof.probe.lint_rules.flows import flow_rules
 from toolproof.probe.lint_rules.schemas import (
     bloated_list,
     costly_tool,
@@ -63,8 +63,7 @@ LIST_RULES: tuple[tuple[ListRule, frozenset[str]], ...] = (
     (similar_descriptions, frozenset({"W105"})),
     (bloated_list, frozenset({"W106"})),
     (duplicate_names, frozenset({"E113"})),
-    (free_text_propagation, frozenset({"E105"})),
-    (circular_dependencies, frozenset({"E107"})),
+    (flow_rules, frozenset({"E105", "E107"})),
     (too_many_tools, frozenset({"W112"})),
 )
 """Each rule that reads the whole list, with the codes it can report."""
