@@ -47,7 +47,7 @@ Piece = tuple[str, str]
 class Verbosity(IntEnum):
     QUIET = -1  # failures and the summary only
     NORMAL = 0
-    VERBOSE = 1  # also phase timings, failure details in full
+    VERBOSE = 1  # also phase timings, each step sent and answered, failure details in full
 
 
 def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
