@@ -40,6 +40,7 @@ bench: setup
 	python bench/bench_assertions.py
 	python bench/bench_notifications.py
 	python bench/bench_startup.py
+	python bench/bench_lint.py
 
 clean:
 	rm -rf $(VENV) node_modules
