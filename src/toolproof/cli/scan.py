@@ -101,10 +101,14 @@ def run(args: argparse.Namespace) -> int:
     for server in result.unreached:
         cannot_connect(_NAME, f"{server.server}: {server.message}", server.stderr)
     errors = sum(1 for finding in result.findings if finding.severity.value == "error")
-    pinned = f", pinned to {result.pinned}" if result.pinned is not None else ""
-    say(
-        f"scan: {len(result.listings)} servers, {sum(len(x.tools) for x in result.listings)} tools, "
-        f"{errors} errors, {len(result.findings) - errors} warnings{pinned}",
-        terminal_stream(args),
+    tools = sum(len(listing.tools) for listing in result.listings)
+    counts = (
+        (len(result.listings), "server"),
+        (tools, "tool"),
+        (errors, "error"),
+        (len(result.findings) - errors, "warning"),
     )
+    pinned = f", pinned to {result.pinned}" if result.pinned is not None else ""
+    line = ", ".join(f"{count} {word}{'' if count == 1 else 's'}" for count, word in counts)
+    say(f"scan: {line}{pinned}", terminal_stream(args))
     return result.exit_code
