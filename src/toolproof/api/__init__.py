@@ -21,6 +21,7 @@ from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
+from toolproof.api.scan import scan as scan
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ __all__ = [
     "collect_suite",
     "evaluate",
     "run_suite",
+    "scan",
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]

@@ -23,6 +23,7 @@ COMMANDS = (
     "audit",
     "fuzz",
     "conformance",
+    "scan",
 )
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
