@@ -41,6 +41,7 @@ bench: setup
 	python bench/bench_notifications.py
 	python bench/bench_startup.py
 	python bench/bench_lint.py
+	python bench/bench_scan.py
 
 clean:
 	rm -rf $(VENV) node_modules
