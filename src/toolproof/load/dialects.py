@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, cast
 
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError
-from toolproof.load.yaml_source import Document
+from toolproof.load.yaml_source import Document, YamlFile
 
 if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase
@@ -73,6 +73,13 @@ def dialect_of(document: Document, kind: Kind | None = None) -> Dialect | None:
         if (kind is None or dialect.kind == kind) and dialect.detect(document):
             return dialect
     return None
+
+
+def holds_tests(source: YamlFile) -> bool:
+    """Whether a file found by walking a directory is a test file: one of its documents is recognised by
+    some dialect, or the file does not read (its errors say why). Any other YAML file (a
+    `docker-compose.yml`, a `config.yaml`) is not toolproof's to judge."""
+    return bool(source.errors) or any(dialect_of(document) is not None for document in source.documents)
 
 
 def unknown(document: Document, kind: Kind) -> LoadError:
