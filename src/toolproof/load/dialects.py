@@ -76,10 +76,12 @@ def dialect_of(document: Document, kind: Kind | None = None) -> Dialect | None:
 
 
 def holds_tests(source: YamlFile) -> bool:
-    """Whether a file found by walking a directory is a test file: one of its documents is recognised by
-    some dialect, or the file does not read (its errors say why). Any other YAML file (a
-    `docker-compose.yml`, a `config.yaml`) is not toolproof's to judge."""
-    return bool(source.errors) or any(dialect_of(document) is not None for document in source.documents)
+    """Whether a file found by walking a directory is a test file: some dialect recognises one of its
+    mappings (one with mistakes too, so that they are reported), or the file does not parse at all (its
+    error says why). Any other YAML file (a `docker-compose.yml`, a CloudFormation template with its `!Ref`
+    tags, an Ansible playbook's list) is not toolproof's to judge."""
+    mappings = (*source.documents, *source.partial)
+    return source.broken or any(dialect_of(document) is not None for document in mappings)
 
 
 def unknown(document: Document, kind: Kind) -> LoadError:

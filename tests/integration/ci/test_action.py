@@ -70,7 +70,7 @@ def run_step(
         cwd=workdir,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=600,  # the install step makes a virtual environment and fills it
         check=False,
     )
     return done.returncode, done.stdout, summary.read_text(), outputs.read_text()

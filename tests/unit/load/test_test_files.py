@@ -36,6 +36,25 @@ def test_a_walk_skips_yaml_that_holds_no_test_with_a_note(write: Write, tmp_path
     ]
 
 
+def test_yaml_that_toolproof_cannot_read_but_is_no_test_is_skipped_too(write: Write, tmp_path: Path) -> None:
+    """A tag toolproof does not read (CloudFormation's `!Ref`), a duplicate key or a list of plays does not
+    make a file a test file: only a document some format recognises does."""
+    write("Resources:\n  Bucket: {Type: X, Name: !Ref Name}\n", "template.yaml")
+    write("a: 1\na: 2\n", "dup.yaml")
+    write("- hosts: all\n  tasks: []\n", "playbook.yml")
+    cases, errors, notes = loaded([tmp_path])
+    assert (cases, errors) == ([], [])
+    assert [Path(note.split(": ")[0]).name for note in notes] == ["dup.yaml", "playbook.yml", "template.yaml"]
+
+
+def test_a_test_file_with_a_tag_or_duplicate_key_is_still_reported(write: Write, tmp_path: Path) -> None:
+    write(f"{CASE}server: {{command: t}}\n", "dup.yaml")
+    write("name: tagged\nserver: {command: !Ref s}\nassert: {tool: t}\n", "tagged.yaml")
+    cases, errors, notes = loaded([tmp_path])
+    assert (cases, notes) == ([], [])
+    assert errors == ["dup.yaml: duplicate key", "tagged.yaml: unsupported YAML tag !Ref"]
+
+
 def test_a_file_named_by_its_path_always_loads(write: Write) -> None:
     compose = write(COMPOSE, "docker-compose.yml")
     cases, errors, notes = loaded([compose])
