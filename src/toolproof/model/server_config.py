@@ -7,7 +7,9 @@ Field names follow mcp-assert's YAML; `Text` fills a string field the way Go's y
 from __future__ import annotations
 
 import math
+import os
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -126,6 +128,13 @@ class ServerConfig(Frozen):
     docker: Text = ""
     client_capabilities: ClientCapabilities | None = None
     auth: AuthConfig | None = None
+
+    def anchored(self, directory: Path) -> ServerConfig:
+        """This server with a relative `cwd` taken from `directory` (the directory of the file that names
+        it); an absolute `cwd`, or one that starts with a `{{...}}` template, stays as written."""
+        if self.cwd is None or self.cwd.startswith("{{") or os.path.isabs(self.cwd):
+            return self
+        return self.model_copy(update={"cwd": os.path.normpath(os.path.join(directory.absolute(), self.cwd))})
 
     @field_validator("url")
     @classmethod
