@@ -13,6 +13,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -24,6 +25,7 @@ from toolproof.api.results import exit_code_of as exit_code_of
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
+    from toolproof.load.shards import Shard, Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
@@ -53,18 +55,20 @@ def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path
     return [Path(each) for each in paths]
 
 
-def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
+def collect_suite(
+    paths: Sequence[str | Path], *, select: str | None = None, shard: str | None = None
+) -> Collection:
     """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
-    pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
-    the cases found."""
+    pattern) matches, and of those the ones of `shard` (`K/N`, see `load/shards.py`). Raises UsageError for
+    a missing path, a malformed pattern or shard, or a pattern that selects none of the cases found."""
     from toolproof import load
     from toolproof.load.sharing import share_servers
-
-    pattern = select
     from toolproof.model.server_case import Case
 
+    pattern = select
     if not paths:
         raise UsageError("give at least one suite file or directory")
+    part = parse_shard(shard)
     try:
         items = share_servers(
             item for path in load.discover(path_list(paths)) for item in load.load_file(path)
@@ -77,7 +81,20 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
         raise UsageError(str(problem)) from None
     if found and not chosen:
         raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
-    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in chosen))
+    selected = [item for item in items if not isinstance(item, Case) or id(item) in chosen]
+    taken, sharded = load.take_shard(selected, part)
+    return Collection(tuple(taken), sharded)
+
+
+def parse_shard(text: str | None) -> Shard | None:
+    """`--shard K/N` as a `Shard` (None without one); raises UsageError for a malformed value."""
+    from toolproof.load import SelectionError
+    from toolproof.load.shards import Shard
+
+    try:
+        return None if text is None else Shard.parse(text)
+    except SelectionError as problem:
+        raise UsageError(str(problem)) from None
 
 
 def run_suite(
@@ -191,7 +208,7 @@ def run_collection(
     _warn_unused_overrides(collection.cases, options)
     _warn_literal_fixture(collection.cases, options)
     secrets = run_secrets([case.server for case in collection.cases], options.environ)
-    events = (reports or Reports()).sink(secrets, sink)
+    events = replace(reports or Reports(), sharded=collection.sharded).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
@@ -208,7 +225,7 @@ def run_collection(
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
-    return _suite_result(outcome, time.monotonic() - started)
+    return _suite_result(outcome, time.monotonic() - started, collection.sharded)
 
 
 def _last_durations(reports: Reports | None) -> dict[str, float]:
@@ -220,12 +237,14 @@ def _last_durations(reports: Reports | None) -> dict[str, float]:
     return last_durations(Path(reports.state_dir))
 
 
-def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:
+def _suite_result(
+    outcome: list[CaseResult] | Interrupted, duration_s: float, sharded: Sharded | None = None
+) -> SuiteResult:
     from toolproof.run.interrupt import Interrupted
 
     if isinstance(outcome, Interrupted):
-        return SuiteResult((), duration_s, stopped_by=outcome.signal)
-    return SuiteResult(tuple(outcome), duration_s)
+        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded)
+    return SuiteResult(tuple(outcome), duration_s, sharded=sharded)
 
 
 def _names(cases: Sequence[Case], which: str = "") -> str:
@@ -279,6 +298,7 @@ def check_traces(
     last_failed: bool = False,
     failed_first: bool = False,
     maxfail: int = 0,
+    shard: str | None = None,
 ) -> SuiteResult:
     """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
     without running anything (and without importing the MCP SDK).
@@ -287,17 +307,28 @@ def check_traces(
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
     `last_failed`, `failed_first`, `maxfail`: as `run_collection`'s and `toolproof run`'s --lf, --ff and
-    --maxfail.
+    --maxfail. `shard`: only the cases of shard `K/N`, as `collect_suite` takes them.
     """
+    from toolproof.load import LoadError, take_shard
     from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
     from toolproof.run.trace_suite import check_runs, has_judge, pair
 
+    part = parse_shard(shard)
     zone = time_zone(timezone)
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs(path_list(traces), platform, response_path)
     loaded, errors = agent_cases(path_list(cases), recorded)
     order = _order(last_failed, failed_first)
     loaded = order(loaded) if order else loaded
+    whole = pair(loaded, runs)  # before sharding: which runs a case gets depends on the other cases
+    if loaded and runs and not any(whole.values()):
+        named = sorted({each.scenario for each in runs if each.scenario})
+        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    runs_of = {id(case): whole[index] for index, case in enumerate(loaded)}
+    both: list[AgentCase | LoadError] = [*errors, *loaded]
+    taken, sharded = take_shard(both, part)
+    errors = [item for item in taken if isinstance(item, LoadError)]
+    loaded = [item for item in taken if not isinstance(item, LoadError)]
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -305,17 +336,13 @@ def check_traces(
             f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
             "report them as not evaluated"
         )
-    pairs = pair(loaded, runs)
-    if loaded and runs and not any(pairs.values()):
-        named = sorted({each.scenario for each in runs if each.scenario})
-        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    pairs = {index: runs_of[id(case)] for index, case in enumerate(loaded)}
     started = time.monotonic()
     results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
-    report_results(
-        results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
-    )
+    events = replace(reports or Reports(), sharded=sharded).sink((), sink)
+    report_results(results, events, "toolproof check", time.monotonic() - started)
     unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
-    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
+    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 
 def evaluate(
@@ -352,11 +379,12 @@ def evaluate(
     last_failed: bool = False,
     failed_first: bool = False,
     maxfail: int = 0,
+    shard: str | None = None,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean (`last_failed`, `failed_first`, `maxfail`: --lf, --ff, --maxfail)."""
+    mean (`last_failed`, `failed_first`, `maxfail`, `shard`: --lf, --ff, --maxfail, --shard)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
 
     def path(value: str | Path | None) -> Path | None:
@@ -383,12 +411,17 @@ def evaluate(
         environ=environ,
         order=_order(last_failed, failed_first),
         maxfail=maxfail,
+        shard=parse_shard(shard),
     )
     started = time.monotonic()
-    outcome = run_eval(
-        request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
-    )
-    return _suite_result(outcome, time.monotonic() - started)
+    taken: list[Sharded | None] = [None]
+
+    def sink_for(secrets: frozenset[str], sharded: Sharded | None) -> Sink:
+        taken[0] = sharded
+        return replace(reports or Reports(), sharded=sharded).sink(secrets, sink)
+
+    outcome = run_eval(request, sink_for, handle_signals=handle_signals)
+    return _suite_result(outcome, time.monotonic() - started, taken[0])
 
 
 def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:

@@ -43,7 +43,7 @@ def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
     from toolproof.report.gate import meets_threshold, pass_percentage
 
     if pass_percentage(result.results) is None:
-        return ExitCode.NO_TESTS
+        return status if result.sharded is not None and not result.results else ExitCode.NO_TESTS
     if not meets_threshold(result.results, threshold):
         return ExitCode.FAILED
     return ExitCode.FAILED if regressed and getattr(args, "fail_on_regression", False) else ExitCode.OK

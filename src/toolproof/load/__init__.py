@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from toolproof.load.dialects import load_document
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
+from toolproof.load.shards import Shard, Sharded, take_shard
 from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import read_yaml
 
@@ -24,11 +25,14 @@ __all__ = [
     "LoadError",
     "LoadedSuite",
     "SelectionError",
+    "Shard",
+    "Sharded",
     "SuiteNotFound",
     "discover",
     "load_file",
     "load_suite",
     "select",
+    "take_shard",
 ]
 
 

@@ -36,3 +36,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None  # JSON that is no case (a trace, package.json): not ours to judge
     suite_file: SuiteFile = SuiteFile.from_parent(parent, path=file_path)
     return suite_file
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if SETTINGS in config.stash and config.getoption("toolproof_shard"):
+        from toolproof.pytest_plugin.sharding import keep_shard
+
+        keep_shard(config, items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if SETTINGS in session.config.stash and session.config.getoption("toolproof_shard"):
+        from toolproof.pytest_plugin.sharding import settle_empty
+
+        settle_empty(session)
