@@ -41,6 +41,7 @@ __all__ = [
     "check_traces",
     "collect_suite",
     "evaluate",
+    "merge_reports",
     "run_suite",
 ]
 
@@ -95,6 +96,25 @@ def parse_shard(text: str | None) -> Shard | None:
         return None if text is None else Shard.parse(text)
     except SelectionError as problem:
         raise UsageError(str(problem)) from None
+
+
+def merge_reports(
+    paths: Sequence[str | Path], *, reports: Reports | None = None, sink: Sink | None = None
+) -> SuiteResult:
+    """The run the saved JSON reports `paths` make together (the shards of one `--shard K/N` split, in any
+    order, or reports without a shard, joined), sent to `reports` as a run of its own. Raises UsageError
+    naming the report that cannot be read, or the shard that is missing or repeated."""
+    from toolproof.report.html import ReportFormatError
+    from toolproof.report.merge import merge_reports as merged_run
+
+    try:
+        merged = merged_run(path_list(paths))
+    except ReportFormatError as problem:
+        raise UsageError(str(problem)) from None
+    title = (reports.title if reports else None) or merged.title
+    events = replace(reports or Reports(), title=title).sink((), sink)
+    report_results(merged.results, events, title, merged.duration_s)
+    return SuiteResult(tuple(merged.results), merged.duration_s)
 
 
 def run_suite(
