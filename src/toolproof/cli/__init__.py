@@ -23,6 +23,7 @@ COMMANDS = (
     "audit",
     "fuzz",
     "conformance",
+    "load",
 )
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 
