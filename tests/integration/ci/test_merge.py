@@ -6,33 +6,17 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.echo_suite import write_echo_suite
 
 from toolproof.cli import main
 from toolproof.report.html import render_html
 
 ROOT = Path(__file__).resolve().parents[3]
-TINY = ROOT / "examples" / "servers" / "tiny_server.py"
 TIMINGS = {"duration_ms", "duration_s", "created_at", "phases_ms"}
-
-
-def _case(name: str, expected: str, *, skip: bool = False) -> str:
-    return textwrap.dedent(
-        f"""\
-        name: {name}
-        server: {{command: {sys.executable}, args: [{TINY}]}}
-        skip: {"true" if skip else "false"}
-        assert:
-          tool: echo
-          args: {{text: "{name}"}}
-          expect: {{equals: "{expected}"}}
-        """
-    )
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +24,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One unsharded `ci` run (whole.json, whole.html) and its three shards (shards/K.json) of a suite of
     eight cases in three files: five pass, two fail, one is skipped."""
     root = tmp_path_factory.mktemp("runs")
-    folder = root / "suite"
-    folder.mkdir()
-    documents = [
-        _case(f"case {number}", "wrong" if number in (2, 5) else f"case {number}", skip=number == 6)
-        for number in range(8)
-    ]
-    for index, start in enumerate((0, 3, 6)):
-        (folder / f"part{index}.yaml").write_text("---\n".join(documents[start : start + 3]))
+    write_echo_suite(root / "suite")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
         patch.delenv("GITHUB_STEP_SUMMARY", raising=False)

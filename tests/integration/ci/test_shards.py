@@ -5,32 +5,16 @@ splits a suite as the commands do."""
 from __future__ import annotations
 
 import json
-import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.echo_suite import echo_case, write_echo_suite
 
 from toolproof.cli import main
 
 pytest_plugins = ("pytester",)
 ROOT = Path(__file__).resolve().parents[3]
-TINY = ROOT / "examples" / "servers" / "tiny_server.py"
-
-
-def _case(name: str, expected: str, *, skip: bool = False) -> str:
-    return textwrap.dedent(
-        f"""\
-        name: {name}
-        server: {{command: {sys.executable}, args: [{TINY}]}}
-        skip: {"true" if skip else "false"}
-        assert:
-          tool: echo
-          args: {{text: "{name}"}}
-          expect: {{equals: "{expected}"}}
-        """
-    )
 
 
 @pytest.fixture
@@ -38,15 +22,7 @@ def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Eight cases in three files: five pass, two fail, one is skipped."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    folder = tmp_path / "suite"
-    folder.mkdir()
-    names = [f"case {number}" for number in range(8)]
-    documents = [
-        _case(name, "wrong" if number in (2, 5) else name, skip=number == 6)
-        for number, name in enumerate(names)
-    ]
-    for index, start in enumerate((0, 3, 6)):
-        (folder / f"part{index}.yaml").write_text("---\n".join(documents[start : start + 3]))
+    write_echo_suite(tmp_path / "suite")
     return Path("suite")
 
 
@@ -136,7 +112,7 @@ def test_the_pytest_plugin_takes_the_shard_the_commands_take(
     folder = pytester.path / "suite"
     folder.mkdir()
     for number in range(6):
-        (folder / f"c{number}.yaml").write_text(_case(f"case {number}", f"case {number}"))
+        (folder / f"c{number}.yaml").write_text(echo_case(f"case {number}", f"case {number}"))
     for index in (1, 2):
         plugin = pytester.runpytest_subprocess(
             "--toolproof", "suite", "--collect-only", "-q", f"--toolproof-shard={index}/2"
@@ -154,3 +130,27 @@ def test_the_pytest_plugin_takes_the_shard_the_commands_take(
     assert sorted(outcome.ret for outcome in outcomes) == [0, 0]
     assert sum(any("held no case" in line for line in outcome.outlines) for outcome in outcomes) == 1
     assert sum("1 passed" in outcome.stdout.str() for outcome in outcomes) == 1
+
+
+@pytest.mark.servers
+def test_eval_shards_its_cases_and_merges_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    live = ROOT / "examples" / "agent" / "live"
+    statuses = []
+    for index in (1, 2):
+        args = [str(live), "--config", str(live / "toolproof.yaml"), "--shard", f"{index}/2"]
+        statuses.append(main(["eval", *args, "--json", str(tmp_path / f"{index}.json"), "-q"]))
+    assert statuses == [0, 0]
+    assert "held no case (of 1)" in capsys.readouterr().err  # one case: one shard is empty
+    assert (
+        main(
+            [
+                "report",
+                str(tmp_path / "1.json"),
+                str(tmp_path / "2.json"),
+                "--json",
+                str(tmp_path / "all.json"),
+            ]
+        )
+        == 0
+    )
+    assert list(_verdicts(tmp_path / "all.json").values()) == ["PASS"]
