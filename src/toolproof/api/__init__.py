@@ -400,12 +400,17 @@ def evaluate(
     failed_first: bool = False,
     maxfail: int = 0,
     shard: str | None = None,
+    max_rps: float | None = None,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean (`last_failed`, `failed_first`, `maxfail`, `shard`: --lf, --ff, --maxfail, --shard)."""
+    mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`: --lf, --ff, --maxfail, --shard,
+    --max-rps)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+
+    if max_rps is not None and max_rps <= 0:
+        raise UsageError(f"--max-rps must be greater than 0, got {max_rps:g}")
 
     def path(value: str | Path | None) -> Path | None:
         return None if value is None else Path(value)
@@ -432,6 +437,7 @@ def evaluate(
         order=_order(last_failed, failed_first),
         maxfail=maxfail,
         shard=parse_shard(shard),
+        max_rps=max_rps,
     )
     started = time.monotonic()
     taken: list[Sharded | None] = [None]

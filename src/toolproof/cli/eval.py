@@ -95,6 +95,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "-j", "--jobs", type=jobs_arg, metavar="N", help="trials run at once (default: cores)"
     )
+    parser.add_argument(
+        "--max-rps",
+        type=float,
+        metavar="N",
+        help="each model provider (agent and judge) starts at most N requests a second, shared by every "
+        "case of the run",
+    )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
     add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
@@ -140,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             failed_first=args.failed_first,
             maxfail=args.maxfail or 0,
             shard=args.shard,
+            max_rps=args.max_rps,
         )
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)

@@ -62,6 +62,7 @@ class EvalRequest:
     order: Callable[[list[Any]], list[Any]] | None = None  # e.g. failed-last-time first (--ff, --lf)
     maxfail: int = 0
     shard: Shard | None = None  # --shard K/N: only the cases of this shard
+    max_rps: float | None = None  # --max-rps: requests a second each provider starts, over the whole run
 
 
 def run_eval(
@@ -133,7 +134,7 @@ def run_eval(
     if k is not None and k > trials:
         raise UsageError(f"--k {k} is more than the {trials} trial(s) run")
     environ = dict(os.environ if request.environ is None else request.environ)
-    pool = ProviderPool(environ)
+    pool = ProviderPool(environ, max_rps=request.max_rps)
     providers, planned = ({}, plans) if replayed else make_providers(plans, pool)
     judged = [plan for plan in planned if isinstance(plan, Plan) and has_judge(plan.case)]
     judge_settings = _judge_settings(request.judge, project)

@@ -113,17 +113,24 @@ class ProviderPool:
 
     Everything asking with an equal config (agents that differ only in system prompt, temperature or
     max_tokens, and a judge on the same endpoint and model) gets the same provider, so they share its
-    concurrency limit, retries and connections.
+    concurrency limit, retries and connections; with `max_rps`, each provider starts at most that many
+    requests a second over the whole run (`--max-rps`).
     """
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, environ: Mapping[str, str] | None = None, *, max_rps: float | None = None) -> None:
         self._environ = environ
+        self._max_rps = max_rps
         self._made: dict[ProviderConfig, Provider] = {}
 
     def get(self, config: ProviderConfig) -> Provider:
         """The provider of `config`, made (and its key read) the first time it is asked for."""
         if config not in self._made:
-            self._made[config] = make_provider(config, self._environ)
+            made = make_provider(config, self._environ)
+            if self._max_rps is not None:
+                from toolproof.providers.pacing import Paced, Pacer
+
+                made = Paced(made, Pacer(self._max_rps))
+            self._made[config] = made
         return self._made[config]
 
     async def aclose(self) -> None:
