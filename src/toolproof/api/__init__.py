@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.report.resume import Resume
+    from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
@@ -57,11 +59,16 @@ def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path
 
 
 def collect_suite(
-    paths: Sequence[str | Path], *, select: str | None = None, shard: str | None = None
+    paths: Sequence[str | Path],
+    *,
+    select: str | None = None,
+    shard: str | None = None,
+    resume: str | Path | None = None,
 ) -> Collection:
     """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
-    pattern) matches, and of those the ones of `shard` (`K/N`, see `load/shards.py`). Raises UsageError for
-    a missing path, a malformed pattern or shard, or a pattern that selects none of the cases found."""
+    pattern) matches, and of those the ones of `shard` (`K/N`, see `load/shards.py`), less those the JSON
+    report `resume` of a stopped run holds results of (`report/resume.py`). Raises UsageError for a missing
+    path, a malformed pattern, shard or report, or a pattern that selects none of the cases found."""
     from toolproof import load
     from toolproof.load.sharing import share_servers
     from toolproof.model.server_case import Case
@@ -70,6 +77,7 @@ def collect_suite(
     if not paths:
         raise UsageError("give at least one suite file or directory")
     part = parse_shard(shard)
+    stopped = read_resume(resume)
     try:
         items = share_servers(
             item for path in load.discover(path_list(paths)) for item in load.load_file(path)
@@ -84,7 +92,23 @@ def collect_suite(
         raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
     selected = [item for item in items if not isinstance(item, Case) or id(item) in chosen]
     taken, sharded = load.take_shard(selected, part)
-    return Collection(tuple(taken), sharded)
+    if stopped is None:
+        return Collection(tuple(taken), sharded)
+    left = load.unfinished(taken, stopped.finished)
+    return Collection(tuple(left), sharded, replace(stopped, order=load.run_order(taken)))
+
+
+def read_resume(path: str | Path | None) -> Resume | None:
+    """The stopped run's report `--resume` names (None without one); raises UsageError naming it."""
+    if path is None:
+        return None
+    from toolproof.report.html import ReportFormatError
+    from toolproof.report.resume import Resume
+
+    try:
+        return Resume.read(Path(path))
+    except ReportFormatError as problem:
+        raise UsageError(f"--resume {problem}") from None
 
 
 def parse_shard(text: str | None) -> Shard | None:
@@ -228,7 +252,8 @@ def run_collection(
     _warn_unused_overrides(collection.cases, options)
     _warn_literal_fixture(collection.cases, options)
     secrets = run_secrets([case.server for case in collection.cases], options.environ)
-    events = replace(reports or Reports(), sharded=collection.sharded).sink(secrets, sink)
+    given = reports or Reports()
+    events = replace(given, sharded=collection.sharded, resume=collection.resume).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
@@ -245,7 +270,7 @@ def run_collection(
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
-    return _suite_result(outcome, time.monotonic() - started, collection.sharded)
+    return _suite_result(outcome, time.monotonic() - started, collection.sharded, collection.resume)
 
 
 def _last_durations(reports: Reports | None) -> dict[str, float]:
@@ -258,13 +283,18 @@ def _last_durations(reports: Reports | None) -> dict[str, float]:
 
 
 def _suite_result(
-    outcome: list[CaseResult] | Interrupted, duration_s: float, sharded: Sharded | None = None
+    outcome: list[CaseResult] | Interrupted,
+    duration_s: float,
+    sharded: Sharded | None = None,
+    resume: Resume | None = None,
 ) -> SuiteResult:
+    """What a run gave: with `resume`, the stopped run's results beside its own."""
     from toolproof.run.interrupt import Interrupted
 
     if isinstance(outcome, Interrupted):
         return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded)
-    return SuiteResult(tuple(outcome), duration_s, sharded=sharded)
+    results = outcome if resume is None else resume.combined(outcome)
+    return SuiteResult(tuple(results), duration_s, sharded=sharded)
 
 
 def _names(cases: Sequence[Case], which: str = "") -> str:
@@ -401,16 +431,18 @@ def evaluate(
     maxfail: int = 0,
     shard: str | None = None,
     max_rps: float | None = None,
+    resume: str | Path | None = None,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`: --lf, --ff, --maxfail, --shard,
-    --max-rps)."""
+    mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
+    --shard, --max-rps, --resume)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
 
     if max_rps is not None and max_rps <= 0:
         raise UsageError(f"--max-rps must be greater than 0, got {max_rps:g}")
+    stopped = read_resume(resume)
 
     def path(value: str | Path | None) -> Path | None:
         return None if value is None else Path(value)
@@ -438,16 +470,18 @@ def evaluate(
         maxfail=maxfail,
         shard=parse_shard(shard),
         max_rps=max_rps,
+        finished=stopped.finished if stopped else None,
     )
     started = time.monotonic()
-    taken: list[Sharded | None] = [None]
+    chosen: list[tuple[Sharded | None, Resume | None]] = [(None, None)]
 
-    def sink_for(secrets: frozenset[str], sharded: Sharded | None) -> Sink:
-        taken[0] = sharded
-        return replace(reports or Reports(), sharded=sharded).sink(secrets, sink)
+    def sink_for(secrets: frozenset[str], selected: Selected) -> Sink:
+        resumed = replace(stopped, order=selected.order or ()) if stopped else None
+        chosen[0] = (selected.sharded, resumed)
+        return replace(reports or Reports(), sharded=selected.sharded, resume=resumed).sink(secrets, sink)
 
     outcome = run_eval(request, sink_for, handle_signals=handle_signals)
-    return _suite_result(outcome, time.monotonic() - started, taken[0])
+    return _suite_result(outcome, time.monotonic() - started, *chosen[0])
 
 
 def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.report.baseline import Entry
+    from toolproof.report.resume import Resume
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,8 @@ class Reports:
     `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
     with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
     the terminal; the last-failed record and each case's duration in `state_dir` (a server suite run with
-    the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records. Secret
-    values are masked in each."""
+    the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records;
+    `resume`: a stopped run's results every report adds to this run's. Secret values are masked in each."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -39,6 +40,7 @@ class Reports:
     state_dir: str | Path | None = None
     title: str | None = None
     sharded: Sharded | None = None
+    resume: Resume | None = None
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`)."""
@@ -69,7 +71,12 @@ class Reports:
 
             sinks.append(JUnitReport(Path(self.junit), secrets=masked))
         sinks += self._file_sinks(masked)
-        return Broadcast([*sinks, *([also] if also is not None else [])])
+        every = Broadcast([*sinks, *([also] if also is not None else [])])
+        if self.resume is None:
+            return every
+        from toolproof.report.resume import ResumedSink
+
+        return ResumedSink(every, self.resume)
 
     def _baseline(self) -> dict[str, Entry] | None:
         return None if self.baseline is None else dict(self.baseline)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from toolproof.load.shards import Sharded
     from toolproof.model.result import CaseResult
     from toolproof.model.server_case import Case
+    from toolproof.report.resume import Resume
 
 
 @dataclass(frozen=True)
@@ -76,10 +77,11 @@ def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
 @dataclass(frozen=True)
 class Collection:
     """What a suite holds after selection: cases and the documents that did not load, in file order;
-    `sharded` when --shard took part of it."""
+    `sharded` when --shard took part of it; `resume` when --resume left out what a stopped run finished."""
 
     items: tuple[Case | LoadError, ...]
     sharded: Sharded | None = None
+    resume: Resume | None = None
 
     @property
     def cases(self) -> list[Case]:

@@ -6,7 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports, settle_json
+from toolproof.cli.options import (
+    add_output_options,
+    add_resume_option,
+    duration_arg,
+    jobs_arg,
+    reports,
+    settle_json,
+)
 from toolproof.cli.outcome import exit_status
 from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
@@ -103,6 +110,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "case of the run",
     )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
+    add_resume_option(parser)
     add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
 
@@ -148,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
             maxfail=args.maxfail or 0,
             shard=args.shard,
             max_rps=args.max_rps,
+            resume=args.resume,
         )
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)

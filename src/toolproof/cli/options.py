@@ -68,6 +68,17 @@ def shard_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error).removeprefix(f"--shard {text!r}: ")) from None
 
 
+def add_resume_option(parser: argparse.ArgumentParser) -> None:
+    """`--resume FILE`, for the commands that run cases (`run`, `ci`, `eval`)."""
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="finish a stopped run: skip the cases whose results its JSON report FILE holds, and report "
+        "them beside the new ones",
+    )
+
+
 def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     """`--reuse-server`, for every command that runs server suites."""
     parser.add_argument(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from toolproof.load.dialects import load_document
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
-from toolproof.load.shards import Shard, Sharded, take_shard
+from toolproof.load.shards import Shard, Sharded, run_order, take_shard, unfinished
 from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import read_yaml
 
@@ -31,8 +31,10 @@ __all__ = [
     "discover",
     "load_file",
     "load_suite",
+    "run_order",
     "select",
     "take_shard",
+    "unfinished",
 ]
 
 

@@ -89,5 +89,15 @@ def take_shard(items: Sequence[T], shard: Shard | None) -> tuple[list[T], Sharde
     record."""
     if shard is None:
         return list(items), None
-    order = tuple(report_id(*reported_as(item)) for item in items)
-    return [item for item in items if shard.holds(shard_key(*reported_as(item)))], Sharded(shard, order)
+    taken = [item for item in items if shard.holds(shard_key(*reported_as(item)))]
+    return taken, Sharded(shard, run_order(items))
+
+
+def run_order(items: Sequence[CaseEnvelope | LoadError]) -> tuple[str, ...]:
+    """The ids (`file::name`) the results of `items` are reported under, in order."""
+    return tuple(report_id(*reported_as(item)) for item in items)
+
+
+def unfinished(items: Sequence[T], finished: frozenset[str]) -> list[T]:
+    """The items whose results are not among `finished` (ids as `run_order` gives them), for `--resume`."""
+    return [item for item in items if report_id(*reported_as(item)) not in finished]

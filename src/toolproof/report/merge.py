@@ -82,17 +82,23 @@ def _shard(document: dict[str, Any], source: str) -> tuple[int, int]:
 
 
 def _positions(document: dict[str, Any], source: str) -> list[int]:
-    """Where each result stands in the whole run: the position of its case in the shard's `order` (a result
-    of one check, `case › check`, or of one run, `case [run]`, stands with its case); 0 without a shard."""
+    """Where each result stands in the whole run (see `position`); 0 without a shard."""
     if "shard" not in document:
         return [0] * len(document["results"])
     _shard(document, source)
-    where = {case: index for index, case in reversed(list(enumerate(document["shard"]["order"])))}
-    return [_position(f"{entry.get('file')}::{entry.get('name')}", where) for entry in document["results"]]
+    where = places(document["shard"]["order"])
+    return [position(f"{entry.get('file')}::{entry.get('name')}", where) for entry in document["results"]]
 
 
-def _position(result_id: str, where: dict[str, int]) -> int:
-    """The position of the longest case id that `result_id` is or starts with (followed by a blank)."""
+def places(order: Sequence[str]) -> dict[str, int]:
+    """Each case id of a run's `order` with its first position."""
+    return {case: index for index, case in reversed(list(enumerate(order)))}
+
+
+def position(result_id: str, where: dict[str, int]) -> int:
+    """The position of the case a result stands for: the longest case id that `result_id` is or starts with
+    (followed by a blank), so that a result of one check (`case › check`) or of one run (`case [run]`)
+    stands with its case; after every case when there is none."""
     candidate = result_id
     while candidate not in where:
         cut = candidate.rfind(" ")

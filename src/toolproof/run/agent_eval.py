@@ -63,20 +63,29 @@ class EvalRequest:
     maxfail: int = 0
     shard: Shard | None = None  # --shard K/N: only the cases of this shard
     max_rps: float | None = None  # --max-rps: requests a second each provider starts, over the whole run
+    finished: frozenset[str] | None = None  # --resume: ids of the cases a stopped run finished; not run again
+
+
+@dataclass(frozen=True)
+class Selected:
+    """How the cases that run were chosen, for the reports: the shard taken, and under --resume the ids of
+    every case of the run (finished or not) in run order."""
+
+    sharded: Sharded | None = None
+    order: tuple[str, ...] | None = None
 
 
 def run_eval(
     request: EvalRequest,
-    sink_for: Callable[[frozenset[str], Sharded | None], Sink],
+    sink_for: Callable[[frozenset[str], Selected], Sink],
     *,
     handle_signals: bool,
 ) -> list[CaseResult] | Interrupted:
-    """Load, plan and run every case of the request; `sink_for(secrets, sharded)` gives the reports' sink
-    (`sharded`: the shard taken, if any). Raises UsageError for a problem that stops the run before anything
-    runs."""
+    """Load, plan and run every case of the request; `sink_for(secrets, selected)` gives the reports' sink.
+    Raises UsageError for a problem that stops the run before anything runs."""
     import anyio
 
-    from toolproof.load import LoadError, SelectionError, take_shard
+    from toolproof.load import LoadError, SelectionError, run_order, take_shard, unfinished
     from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
     from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
@@ -107,6 +116,10 @@ def run_eval(
         raise UsageError(str(error)) from None
     both: list[AgentCase | LoadError] = [*errors, *cases]
     taken, sharded = take_shard(both, request.shard)
+    order = None
+    if request.finished is not None:
+        order = run_order(taken)
+        taken = unfinished(taken, request.finished)
     errors = [item for item in taken if isinstance(item, LoadError)]
     cases = [item for item in taken if not isinstance(item, LoadError)]
     if request.order is not None:
@@ -168,7 +181,7 @@ def run_eval(
         secrets=frozenset(run_secrets(planned, environ, judge_settings.api_key_env)),
     )
     jobs = request.jobs or project.jobs or os.cpu_count() or 2
-    sink = sink_for(options.secrets, sharded)
+    sink = sink_for(options.secrets, Selected(sharded, order))
 
     async def main() -> list[CaseResult]:
         try:
