@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.probe.load import LoadPlan, LoadReport
     from toolproof.report.resume import Resume
     from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
@@ -43,6 +44,7 @@ __all__ = [
     "check_traces",
     "collect_suite",
     "evaluate",
+    "measure_load",
     "merge_reports",
     "run_suite",
 ]
@@ -120,6 +122,31 @@ def parse_shard(text: str | None) -> Shard | None:
         return None if text is None else Shard.parse(text)
     except SelectionError as problem:
         raise UsageError(str(problem)) from None
+
+
+def measure_load(plan: LoadPlan, *, handle_signals: bool = False) -> LoadReport:
+    """Load a server as `plan` says (`toolproof load`) and report what was measured. With `handle_signals`,
+    SIGINT, SIGTERM and SIGHUP stop it early (only from the main thread): the report then says so and holds
+    what was measured until then. Raises `probe.load.LoadError` when the server cannot be started or
+    reached."""
+    import anyio
+
+    from toolproof.probe.load import LoadError, Tally, run_load
+    from toolproof.run.interrupt import Interrupted, run_until_signal
+
+    tally = Tally.of(plan)
+    unreachable: list[LoadError] = []
+
+    async def main() -> None:
+        try:
+            await run_load(plan, tally)
+        except LoadError as error:  # raised below, never wrapped in the signal guard's exception group
+            unreachable.append(error)
+
+    outcome = run_until_signal(main) if handle_signals else anyio.run(main)
+    if unreachable:
+        raise unreachable[0]
+    return tally.report(plan, outcome.signal.name if isinstance(outcome, Interrupted) else None)
 
 
 def merge_reports(

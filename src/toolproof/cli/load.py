@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from typing import Any
 
@@ -57,8 +58,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
+    from toolproof import api
     from toolproof.core.writing import write_best_effort
-    from toolproof.probe.load import LoadError, LoadPlan, measure
+    from toolproof.probe.load import LoadError, LoadPlan
     from toolproof.probe.load.slo import SloError, describe, parse_slo
 
     try:
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         warmup=args.warmup,
     )
     try:
-        report = measure(plan)
+        report = api.measure_load(plan, handle_signals=True)
     except LoadError as error:
         return cannot_connect("load", str(error), error.stderr)
     out = sys.stderr if args.json == "-" else sys.stdout
@@ -99,6 +101,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     elif args.json:
         write_best_effort(args.json, text)
+    if report.stopped_by is not None:
+        from toolproof.run.interrupt import Interrupted
+
+        return Interrupted(signal.Signals[report.stopped_by]).report("toolproof load")
     return ExitCode.OK if all(objective.met(report) for objective in objectives) else ExitCode.FAILED
 
 

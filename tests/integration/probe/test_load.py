@@ -5,6 +5,8 @@ objectives that fail on purpose, and the servers' memory and CPU."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -109,3 +111,35 @@ def test_bad_input_and_an_unreachable_server_exit_2(
     assert "--slo 'p95 under 1s'" in capsys.readouterr().err
     assert main(["load", "--server", f"{sys.executable} -c pass", "--tool", "work", "--requests", "3"]) == 2
     assert "cannot probe the server" in capsys.readouterr().err
+
+
+def test_a_stopped_run_reports_what_it_measured(tmp_path: Path) -> None:
+    calls, report = tmp_path / "calls.txt", tmp_path / "load.json"
+    server = f"{sys.executable} {SLOW} --delay 0.01 --calls {calls}"
+    argv = [
+        sys.executable,
+        "-m",
+        "toolproof",
+        "load",
+        "--server",
+        server,
+        "--tool",
+        "work",
+        "--duration",
+        "5m",
+    ]
+    with subprocess.Popen(
+        [*argv, "--json", str(report)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as run:
+        deadline = time.monotonic() + 60
+        while not calls.exists() or len(calls.read_text().splitlines()) < 20:  # past the 5 warm-up calls
+            assert time.monotonic() < deadline and run.poll() is None, "no call was made"
+            time.sleep(0.05)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    assert run.returncode == 130
+    assert b"toolproof load: stopped by SIGINT (exit status 130)" in err
+    assert b"stopped     by SIGINT, before the end" in out
+    measured = json.loads(report.read_text())
+    assert measured["stopped_by"] == "SIGINT" and measured["requests"] >= 10
+    assert measured["latency_ms"]["p50"] >= 10 and measured["cpu_s"] is not None

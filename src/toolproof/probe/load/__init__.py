@@ -1,15 +1,17 @@
 """`toolproof load`: how a server holds up under many requests at once.
 
-`measure(plan)` opens `plan.sessions` sessions (a server process each over stdio, a connection each over
-HTTP), warms each up with `plan.warmup` calls, then keeps `plan.concurrency` tools/call requests in flight on
-every session until `plan.requests` have been made or `plan.duration_s` has passed, and reports throughput,
-latency percentiles, errors by kind and, for stdio, the servers' peak resident memory and CPU time. Every loop
-is bounded in count (`MAX_REQUESTS`) and time (`MAX_TIME_S`, and each request by the spec's timeout); a
-session whose connection breaks stops, and the others go on.
+`run_load(plan, tally)` (behind the API's `measure_load`) opens `plan.sessions` sessions (a server process
+each over stdio, a connection each over HTTP), warms each up with `plan.warmup` calls, then keeps
+`plan.concurrency` tools/call requests in flight on every session until `plan.requests` have been made or
+`plan.duration_s` has passed; its `Tally` reports throughput, latency percentiles, errors by kind and, for
+stdio, the servers' peak resident memory and CPU time. Every loop is bounded in count (`MAX_REQUESTS`) and
+time (`MAX_TIME_S`, and each request by the spec's timeout); a session whose connection breaks stops, and the
+others go on.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from contextlib import AsyncExitStack
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from toolproof.mcp.client import Session
     from toolproof.mcp.spec import ConnectSpec
 
-__all__ = ["LoadPlan", "LoadReport", "measure"]
+__all__ = ["LoadError", "LoadPlan", "LoadReport", "Tally", "run_load"]
 
 MAX_REQUESTS = 1_000_000
 MAX_TIME_S = 600.0
@@ -65,32 +67,75 @@ class LoadError(Exception):
 
 
 @dataclass
-class _Tally:
-    """What the measured requests gave: latencies of the answered ones, errors by kind."""
+class Tally:
+    """What the measured requests gave so far (latencies of the answered ones, errors by kind) and the
+    servers' memory and CPU as last sampled: a run stopped halfway still reports it."""
 
     left: int
-    deadline: float
-    made: int = 0
+    window_s: float
+    done: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    pids: list[int] = field(default_factory=list)
     peak_rss: int = 0
+    cpu_first: dict[int, int] = field(default_factory=dict)
+    cpu_last: dict[int, int] = field(default_factory=dict)
+    sessions: int = 0
+    started: float | None = None
+    ended: float | None = None
+    deadline: float = math.inf
+
+    @classmethod
+    def of(cls, plan: LoadPlan) -> Tally:
+        """An empty tally with the plan's budget of requests and time."""
+        budget = plan.requests if plan.requests is not None else MAX_REQUESTS
+        window = MAX_TIME_S if plan.requests is not None else plan.duration_s or DEFAULT_DURATION_S
+        return cls(left=min(budget, MAX_REQUESTS), window_s=min(window, MAX_TIME_S))
+
+    def begin(self, pids: list[int]) -> None:
+        """Start the clock, with the servers `pids` (stdio) to watch."""
+        self.pids = pids
+        self.sample()
+        self.cpu_first = dict(self.cpu_last)
+        self.started = time.perf_counter()
+        self.deadline = time.monotonic() + self.window_s
 
     def take(self) -> bool:
-        """Whether one more request may start (and count it)."""
+        """Whether one more request may start (and count it against the budget)."""
         if self.left <= 0 or time.monotonic() >= self.deadline:
             return False
         self.left -= 1
-        self.made += 1
         return True
 
+    def sample(self) -> None:
+        """Note the servers' memory (keeping the highest) and CPU."""
+        self.peak_rss = max(self.peak_rss, sum(resident_bytes(pid) or 0 for pid in self.pids))
+        for pid in self.pids:
+            ticks = cpu_ticks(pid)
+            if ticks is not None:
+                self.cpu_last[pid] = ticks
 
-def measure(plan: LoadPlan) -> LoadReport:
-    """Run the plan and report what it measured; raises LoadError when a session cannot be opened."""
-    return anyio.run(run_load, plan)
+    def report(self, plan: LoadPlan, stopped_by: str | None = None) -> LoadReport:
+        """What was measured, from the start of the clock to its end (or to now)."""
+        started = self.started if self.started is not None else time.perf_counter()
+        ended = self.ended if self.ended is not None else time.perf_counter()
+        ticks = sum(self.cpu_last.get(pid, 0) - self.cpu_first.get(pid, 0) for pid in self.pids)
+        return summarize(
+            requests=self.done,
+            latencies=self.latencies,
+            errors=dict(self.errors),
+            elapsed_s=ended - started,
+            cpu_ticks=ticks if self.pids else None,
+            peak_rss=self.peak_rss if self.pids else None,
+            sessions=self.sessions,
+            concurrency=plan.concurrency,
+            stopped_by=stopped_by,
+        )
 
 
-async def run_load(plan: LoadPlan) -> LoadReport:
-    """`measure` inside an event loop."""
+async def run_load(plan: LoadPlan, tally: Tally) -> None:
+    """Open the sessions, warm them up and measure into `tally`; raises LoadError when a session cannot be
+    opened. Cancelled (by a signal), `tally` holds what was measured until then."""
     async with AsyncExitStack() as stack:
         sessions: list[Session] = []
         for _ in range(plan.sessions):
@@ -98,10 +143,11 @@ async def run_load(plan: LoadPlan) -> LoadReport:
                 sessions.append(await stack.enter_async_context(open_session(plan.spec)))
             except RequestFailed as error:
                 raise LoadError(error.failure.message, error.stderr) from None
+        tally.sessions = len(sessions)
         async with anyio.create_task_group() as tasks:
             for session in sessions:
                 tasks.start_soon(_warm_up, session, plan)
-        return await _measured(sessions, plan)
+        await _measure(sessions, plan, tally)
 
 
 async def _warm_up(session: Session, plan: LoadPlan) -> None:
@@ -109,37 +155,23 @@ async def _warm_up(session: Session, plan: LoadPlan) -> None:
         await _call(session, plan)
 
 
-async def _measured(sessions: list[Session], plan: LoadPlan) -> LoadReport:
-    budget = plan.requests if plan.requests is not None else MAX_REQUESTS
-    window = MAX_TIME_S if plan.requests is not None else plan.duration_s or DEFAULT_DURATION_S
-    tally = _Tally(left=min(budget, MAX_REQUESTS), deadline=time.monotonic() + min(window, MAX_TIME_S))
-    pids = [pid for pid in (session.pid for session in sessions) if pid is not None]
-    before = {pid: cpu_ticks(pid) for pid in pids}
-    started = time.perf_counter()
-    async with anyio.create_task_group() as sampling:
-        sampling.start_soon(_sample_memory, pids, tally)
-        async with anyio.create_task_group() as workers:
-            for session in sessions:
-                broken: list[str] = []
-                for _ in range(plan.concurrency):
-                    workers.start_soon(_worker, session, plan, tally, broken)
-        elapsed = time.perf_counter() - started
-        sampling.cancel_scope.cancel()
-    _sample_once(pids, tally)
-    ticks = sum((cpu_ticks(pid) or 0) - (before[pid] or 0) for pid in pids) if pids else None
-    return summarize(
-        requests=tally.made,
-        latencies=tally.latencies,
-        errors=dict(tally.errors),
-        elapsed_s=elapsed,
-        cpu_ticks=ticks,
-        peak_rss=tally.peak_rss if pids else None,
-        sessions=len(sessions),
-        concurrency=plan.concurrency,
-    )
+async def _measure(sessions: list[Session], plan: LoadPlan, tally: Tally) -> None:
+    tally.begin([pid for pid in (session.pid for session in sessions) if pid is not None])
+    try:
+        async with anyio.create_task_group() as sampling:
+            sampling.start_soon(_sample, tally)
+            async with anyio.create_task_group() as workers:
+                for session in sessions:
+                    broken: list[str] = []
+                    for _ in range(plan.concurrency):
+                        workers.start_soon(_worker, session, plan, tally, broken)
+            sampling.cancel_scope.cancel()
+    finally:
+        tally.ended = time.perf_counter()
+    tally.sample()
 
 
-async def _worker(session: Session, plan: LoadPlan, tally: _Tally, broken: list[str]) -> None:
+async def _worker(session: Session, plan: LoadPlan, tally: Tally, broken: list[str]) -> None:
     """Make requests on `session` while the budget lasts and the connection holds (`broken` is shared by the
     session's workers: once one of them sees the connection break, all stop)."""
     made = 0
@@ -153,6 +185,7 @@ async def _worker(session: Session, plan: LoadPlan, tally: _Tally, broken: list[
             tally.errors[kind] += 1
         if kind in BROKEN:
             broken.append(kind)
+        tally.done += 1
         made += 1
         if made % FORGET_EVERY == 0:
             session.forget_traffic()
@@ -172,13 +205,7 @@ async def _call(session: Session, plan: LoadPlan) -> str | None:
     return FailureKind.TOOL_ERROR.value if result.get("isError") else None
 
 
-async def _sample_memory(pids: list[int], tally: _Tally) -> None:
-    while pids:
-        _sample_once(pids, tally)
+async def _sample(tally: Tally) -> None:
+    while tally.pids:
+        tally.sample()
         await anyio.sleep(SAMPLE_INTERVAL_S)
-
-
-def _sample_once(pids: list[int], tally: _Tally) -> None:
-    """Keep the highest resident memory of the servers together seen so far."""
-    now = sum(resident_bytes(pid) or 0 for pid in pids)
-    tally.peak_rss = max(tally.peak_rss, now)

@@ -26,6 +26,7 @@ class LoadReport:
     peak_rss_bytes: int | None
     sessions: int
     concurrency: int
+    stopped_by: str | None = None  # the signal that stopped the run before its end
 
     @property
     def failed(self) -> int:
@@ -55,6 +56,7 @@ class LoadReport:
             "latency_ms": self.latency_ms,
             "cpu_s": None if self.cpu_s is None else round(self.cpu_s, 3),
             "peak_rss_bytes": self.peak_rss_bytes,
+            "stopped_by": self.stopped_by,
         }
 
     def table(self) -> str:
@@ -62,6 +64,7 @@ class LoadReport:
         shape = f"{self.sessions} session(s) x {self.concurrency} in flight"
         rows = [
             ("requests", f"{self.requests} in {self.elapsed_s:.2f}s ({shape})"),
+            *([("stopped", f"by {self.stopped_by}, before the end")] if self.stopped_by else []),
             ("throughput", f"{self.throughput_rps:.1f} requests/s"),
         ]
         latency = self.latency_ms or {}
@@ -93,6 +96,7 @@ def summarize(
     peak_rss: int | None,
     sessions: int,
     concurrency: int,
+    stopped_by: str | None = None,
 ) -> LoadReport:
     """The report of one run's raw measurements (latencies in seconds, CPU in clock ticks)."""
     ordered = sorted(latencies)
@@ -109,4 +113,5 @@ def summarize(
         peak_rss_bytes=peak_rss,
         sessions=sessions,
         concurrency=concurrency,
+        stopped_by=stopped_by,
     )
