@@ -39,9 +39,9 @@ def merge_reports(paths: Sequence[Path]) -> Merged:
             f"{plain}: not a shard's report, unlike {sharded[0]}; merge one split at a time"
         )
     results = [
-        (position, result)
+        (place, result)
         for source, document in documents
-        for position, result in zip(_positions(document, source), results_of(document, source), strict=True)
+        for place, result in zip(_positions(document, source), results_of(document, source), strict=True)
     ]
     if sharded:
         _check_split(documents)
