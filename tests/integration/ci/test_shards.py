@@ -66,6 +66,10 @@ def test_collect_only_lists_a_shard_and_an_empty_shard_exits_0(
     captured = capsys.readouterr()
     assert statuses == [0, 0]
     assert "shard 1/2 held no case (of 1)" in captured.err or "shard 2/2 held no case (of 1)" in captured.err
+    # only the skipped case: a shard of skips passes (the merge decides), the whole run has nothing counted
+    assert main(["ci", str(suite), "-k", "'case 6'"]) == 5
+    assert [main(["ci", str(suite), "-k", "'case 6'", "--shard", f"{index}/2"]) for index in (1, 2)] == [0, 0]
+    capsys.readouterr()
 
 
 def test_a_malformed_shard_is_a_usage_error(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
