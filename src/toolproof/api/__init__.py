@@ -457,18 +457,20 @@ def evaluate(
     failed_first: bool = False,
     maxfail: int = 0,
     shard: str | None = None,
-    max_rps: float | None = None,
+    max_rps: float | Mapping[str, float] | None = None,
     resume: str | Path | None = None,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
     mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
-    --shard, --max-rps, --resume)."""
+    --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
 
-    if max_rps is not None and max_rps <= 0:
-        raise UsageError(f"--max-rps must be greater than 0, got {max_rps:g}")
+    rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
+    for kind, rate in rates.items():
+        if rate <= 0:
+            raise UsageError(f"--max-rps {'' if kind == '*' else kind + '='}{rate:g}: must be greater than 0")
     stopped = read_resume(resume)
 
     def path(value: str | Path | None) -> Path | None:
@@ -496,7 +498,7 @@ def evaluate(
         order=_order(last_failed, failed_first),
         maxfail=maxfail,
         shard=parse_shard(shard),
-        max_rps=max_rps,
+        max_rps=rates,
         finished=stopped.finished if stopped else None,
     )
     started = time.monotonic()

@@ -31,6 +31,23 @@ def _share(text: str) -> float:
     return value
 
 
+def _rates(text: str) -> dict[str, float]:
+    """`N` (every provider) or `KIND=N,...` for --max-rps."""
+    rates: dict[str, float] = {}
+    for part in text.split(","):
+        kind, _, number = part.strip().rpartition("=")
+        if kind and kind not in PROVIDERS:
+            raise argparse.ArgumentTypeError(f"unknown provider kind {kind!r} (use {', '.join(PROVIDERS)})")
+        try:
+            rate = float(number)
+        except ValueError:
+            rate = -1.0
+        if not rate > 0:
+            raise argparse.ArgumentTypeError(f"expected a number of requests a second > 0, got {number!r}")
+        rates[kind or "*"] = rate
+    return rates
+
+
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "eval",
@@ -104,10 +121,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument(
         "--max-rps",
-        type=float,
-        metavar="N",
+        type=_rates,
+        metavar="N|KIND=N,...",
         help="each model provider (agent and judge) starts at most N requests a second, shared by every "
-        "case of the run",
+        "case of the run; or per kind, e.g. openai=5,anthropic=2 (others unlimited)",
     )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
     add_resume_option(parser)

@@ -46,10 +46,10 @@ class Paced:
     def __init__(self, provider: Provider, pacer: Pacer) -> None:
         self.name = provider.name
         self.inner = provider
-        self._pacer = pacer
+        self.pacer = pacer
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        await self._pacer.wait()
+        await self.pacer.wait()
         return await self.inner.complete(request)
 
     async def aclose(self) -> None:

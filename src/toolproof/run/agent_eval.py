@@ -62,7 +62,7 @@ class EvalRequest:
     order: Callable[[list[Any]], list[Any]] | None = None  # e.g. failed-last-time first (--ff, --lf)
     maxfail: int = 0
     shard: Shard | None = None  # --shard K/N: only the cases of this shard
-    max_rps: float | None = None  # --max-rps: requests a second each provider starts, over the whole run
+    max_rps: Mapping[str, float] | None = None  # --max-rps: requests a second per provider kind ("*": any)
     finished: frozenset[str] | None = None  # --resume: ids of the cases a stopped run finished; not run again
 
 

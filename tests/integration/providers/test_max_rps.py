@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 
 import anyio
+import pytest
 from tests.support.llm_wire import LlmWire
 
+from toolproof.cli import main
 from toolproof.providers.base import Message, ModelRequest
 from toolproof.providers.pacing import Paced, Pacer
 from toolproof.run.providers import ProviderConfig, ProviderPool
@@ -36,7 +38,7 @@ def _config(wire: LlmWire, model: str) -> ProviderConfig:
 
 
 async def test_every_case_asking_for_a_provider_shares_its_rate(llm_wire: LlmWire) -> None:
-    pool = ProviderPool({"RPS_KEY": "sk-rps"}, max_rps=10)
+    pool = ProviderPool({"RPS_KEY": "sk-rps"}, max_rps={"*": 10})
     provider = pool.get(_config(llm_wire, "m"))
     assert isinstance(provider, Paced) and pool.get(_config(llm_wire, "m")) is provider
     for _ in range(5):
@@ -52,7 +54,24 @@ async def test_every_case_asking_for_a_provider_shares_its_rate(llm_wire: LlmWir
     await pool.aclose()
 
 
-async def test_without_a_rate_the_pool_hands_out_the_provider_itself(llm_wire: LlmWire) -> None:
-    pool = ProviderPool({"RPS_KEY": "sk-rps"})
-    assert not isinstance(pool.get(_config(llm_wire, "m")), Paced)
+async def test_without_a_rate_for_its_kind_the_pool_hands_out_the_provider_itself(llm_wire: LlmWire) -> None:
+    for limits in (None, {"anthropic": 1.0}):
+        pool = ProviderPool({"RPS_KEY": "sk-rps"}, max_rps=limits)
+        assert not isinstance(pool.get(_config(llm_wire, "m")), Paced)
+        await pool.aclose()
+    pool = ProviderPool({"RPS_KEY": "sk-rps"}, max_rps={"openai": 2.0, "*": 1.0})
+    paced = pool.get(_config(llm_wire, "m"))
+    assert isinstance(paced, Paced) and paced.pacer.interval == 0.5  # its kind's own rate wins over `*`
     await pool.aclose()
+
+
+def test_max_rps_values_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    for value, message in [
+        ("0", "got '0'"),
+        ("openia=2", "unknown provider kind 'openia'"),
+        ("x", "got 'x'"),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            main(["eval", "cases", "--max-rps", value])
+        assert stopped.value.code == 2
+        assert message in capsys.readouterr().err
