@@ -34,10 +34,15 @@ class Resume:
         return frozenset(f"{result.file.as_posix()}::{result.name}" for result in self.previous)
 
     def combined(self, results: Sequence[CaseResult]) -> list[CaseResult]:
-        """The previous results and `results`, in run order."""
+        """The previous results of this run's cases (not those of cases it no longer has, or of another
+        shard) and `results`, in run order."""
         where = places(self.order)
-        both = [*self.previous, *results]
-        return sorted(both, key=lambda result: position(f"{result.file.as_posix()}::{result.name}", where))
+
+        def place(result: CaseResult) -> int:
+            return position(f"{result.file.as_posix()}::{result.name}", where)
+
+        kept = [result for result in self.previous if place(result) < len(where)]
+        return sorted([*kept, *results], key=place)
 
 
 class ResumedSink:
