@@ -24,6 +24,7 @@ COMMANDS = (
     "fuzz",
     "conformance",
     "scan",
+    "load",
 )
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 

@@ -57,6 +57,28 @@ def jobs_arg(text: str) -> int:
     return _whole_number(text, 1, None, "a whole number >= 1")
 
 
+def shard_arg(text: str) -> str:
+    """`K/N` for --shard, checked here so a bad value is an argparse error."""
+    from toolproof.load.selection import SelectionError
+    from toolproof.load.shards import Shard
+
+    try:
+        return str(Shard.parse(text))
+    except SelectionError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--shard {text!r}: ")) from None
+
+
+def add_resume_option(parser: argparse.ArgumentParser) -> None:
+    """`--resume FILE`, for the commands that run cases (`run`, `ci`, `eval`)."""
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="finish a stopped run: skip the cases whose results its JSON report FILE holds, and report "
+        "them beside the new ones",
+    )
+
+
 def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     """`--reuse-server`, for every command that runs server suites."""
     parser.add_argument(
@@ -166,6 +188,13 @@ def add_output_options(
     )
     control.add_argument(
         "--ff", "--failed-first", dest="failed_first", action="store_true", help="the failed cases first"
+    )
+    control.add_argument(
+        "--shard",
+        type=shard_arg,
+        metavar="K/N",
+        help="only shard K of N: a stable hash of each case's node id splits the suite over N runs "
+        "(merge their --json reports with `toolproof report`)",
     )
     stop = control.add_mutually_exclusive_group()
     stop.add_argument(

@@ -30,7 +30,10 @@ COMMON_DIFFERENCES = (
 )
 
 
-def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+def add_server_options(
+    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True
+) -> None:
+    """--server, --transport, --headers, --timeout, and with `reports` the report options."""
     parser.add_argument(
         "--server",
         required=required,
@@ -56,7 +59,8 @@ def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True
         metavar="DURATION",
         help=f"limit for each call, e.g. 5s (default {DEFAULT_TIMEOUT})",
     )
-    add_output_options(parser)
+    if reports:
+        add_output_options(parser)
 
 
 def parse_headers(text: str) -> dict[str, str]:

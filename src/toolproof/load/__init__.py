@@ -18,6 +18,7 @@ from toolproof.load.dialects import holds_tests, load_document
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
 from toolproof.load.shapes import settings_file
+from toolproof.load.shards import Shard, Sharded, run_order, take_shard, unfinished
 from toolproof.load.walk import SuiteNotFound, discover
 from toolproof.load.yaml_source import YamlFile, read_yaml
 
@@ -28,13 +29,18 @@ __all__ = [
     "LoadError",
     "LoadedSuite",
     "SelectionError",
+    "Shard",
+    "Sharded",
     "SuiteNotFound",
     "discover",
     "load_file",
     "load_paths",
     "load_suite",
+    "run_order",
     "select",
     "skip_note",
+    "take_shard",
+    "unfinished",
 ]
 
 

@@ -63,7 +63,25 @@ def read_proc(pid: int) -> ProcInfo | None:
 def cpu_ticks(root: int) -> int | None:
     """Clock ticks of CPU (user and system, with reaped children's) used so far by `root` and every live
     descendant; None when `root` is gone or there is no /proc."""
-    total = 0
+    files = _tree_files(root, "stat")
+    if files is None:
+        return None
+    return sum(sum(int(field) for field in raw[raw.rfind(b")") + 2 :].split()[11:15]) for raw in files)
+
+
+def resident_bytes(root: int) -> int | None:
+    """Resident memory (RSS) of `root` and every live descendant, in bytes; None when `root` is gone or there
+    is no /proc."""
+    files = _tree_files(root, "statm")
+    if files is None:
+        return None
+    return sum(int(raw.split()[1]) for raw in files) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _tree_files(root: int, name: str) -> list[bytes] | None:
+    """The file /proc/PID/`name` of `root` and of every live descendant; None when `root` is gone or there
+    is no /proc."""
+    found: list[bytes] = []
     frontier, seen = [root], set()
     while frontier:
         pid = frontier.pop()
@@ -71,18 +89,18 @@ def cpu_ticks(root: int) -> int | None:
             continue
         seen.add(pid)
         try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
+            with open(f"/proc/{pid}/{name}", "rb") as handle:
                 raw = handle.read()
             threads = os.listdir(f"/proc/{pid}/task")
         except OSError:
             if pid == root:
                 return None
             continue
-        total += sum(int(field) for field in raw[raw.rfind(b")") + 2 :].split()[11:15])
+        found.append(raw)
         for thread in threads:
             with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
                 frontier.extend(int(child) for child in handle.read().split())
-    return total
+    return found
 
 
 def scan() -> dict[int, ProcInfo]:

@@ -57,3 +57,17 @@ def _named(config: pytest.Config, path: Path) -> bool:
 
 
 NOTES = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if SETTINGS in config.stash and config.getoption("toolproof_shard"):
+        from toolproof.pytest_plugin.sharding import keep_shard
+
+        keep_shard(config, items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if SETTINGS in session.config.stash and session.config.getoption("toolproof_shard"):
+        from toolproof.pytest_plugin.sharding import settle_empty
+
+        settle_empty(session)

@@ -130,17 +130,27 @@ class ProviderPool:
 
     Everything asking with an equal config (agents that differ only in system prompt, temperature or
     max_tokens, and a judge on the same endpoint and model) gets the same provider, so they share its
-    concurrency limit, retries and connections.
+    concurrency limit, retries and connections. `max_rps` (`--max-rps`) maps a provider kind, or `*` for
+    every kind, to the requests a second each provider of that kind starts over the whole run.
     """
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, environ: Mapping[str, str] | None = None, *, max_rps: Mapping[str, float] | None = None
+    ) -> None:
         self._environ = environ
+        self._max_rps = dict(max_rps or {})
         self._made: dict[ProviderConfig, Provider] = {}
 
     def get(self, config: ProviderConfig) -> Provider:
         """The provider of `config`, made (and its key read) the first time it is asked for."""
         if config not in self._made:
-            self._made[config] = make_provider(config, self._environ)
+            made = make_provider(config, self._environ)
+            rate = self._max_rps.get(config.kind, self._max_rps.get("*"))
+            if rate is not None:
+                from toolproof.providers.pacing import Paced, Pacer
+
+                made = Paced(made, Pacer(rate))
+            self._made[config] = made
         return self._made[config]
 
     async def aclose(self) -> None:
