@@ -45,7 +45,7 @@ async def run_server_suite(
     cases = [item for item in items if isinstance(item, Case)]
     reuse: Reuse | None = None
     side_by_side: SideBySide | None = None
-    if jobs > 1 and any(not isinstance(case.block, TrajectoryBlock) for case in cases):
+    if any(not isinstance(case.block, TrajectoryBlock) for case in cases):
         from toolproof.run.side_by_side import SideBySide  # the MCP SDK: only for cases with a server
 
         side_by_side = SideBySide(cases, options, runs=trials)
