@@ -70,12 +70,24 @@ async def run_server_suite(
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
-    def expected(item: Case | Broken) -> float:
+    def own_expected(item: Case) -> float:
         """Seconds the case took last time, else the longest its block may wait after the answer."""
-        if not isinstance(item, Case):
-            return 0.0
         last = (expected_s or {}).get(f"{item.source.file}::{item.name}")
         return longest_wait_s(item.block, options) if last is None else last
+
+    group_expected: dict[int, float] = {}
+
+    def expected(item: Case | Broken) -> float:
+        """The case's own expected seconds; for cases that share a state, their sum, the same for each, so
+        that they start in suite order (`run/side_by_side.py`) and the longest group first."""
+        if not isinstance(item, Case):
+            return 0.0
+        fellows = side_by_side.fellows(item) if side_by_side else []
+        if not fellows:
+            return own_expected(item)
+        if id(fellows) not in group_expected:
+            group_expected[id(fellows)] = sum(own_expected(case) for case in fellows)
+        return group_expected[id(fellows)]
 
     def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
         return run_all(

@@ -6,14 +6,19 @@ one case could change what another sees between its setup and its request. By th
 uses (`run/server_reuse.py`), a case is read-only when nothing in its block can change state
 (`alone_reason`) and every tool it calls, setup included, is declared `readOnlyHint: true`. The
 declarations are asked once per identity, from a server of its own started before any case of that
-identity, and only for an identity that several case runs share. Read-only cases of an identity run side by
-side; any other case of it runs alone, and its trials one after another. A server whose configuration names
-`{{fixture}}` sees its case's own fixture copy, so each such case is an identity of its own.
+identity, and only for an identity that several case runs share.
+
+The cases of an identity keep the order of the suite, so a verdict is the one a run of the suite in its
+order gives: a case that may write starts once every case before it has finished, and runs alone (its
+trials one after another); a read-only case starts once every case before it that may write has finished,
+beside the read-only cases around it. For this to never wait on a case not yet started, the scheduler must
+start the cases of one identity in suite order (`expected_s` gives them all the same value). A server whose
+configuration names `{{fixture}}` sees its case's own fixture copy, so each such case is an identity of its
+own.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
@@ -30,64 +35,25 @@ from toolproof.sources.options import ServerOptions
 from toolproof.sources.shared_servers import identity
 
 
-class _Turns:
-    """A first-come, first-served turn for one identity: readers together, a writer alone."""
-
-    def __init__(self) -> None:
-        self.readers = 0
-        self.writing = False
-        self.waiting: deque[tuple[bool, anyio.Event]] = deque()
-
-    def _may(self, alone: bool) -> bool:
-        return not self.writing and (not alone or self.readers == 0)
-
-    def _admit(self, alone: bool) -> None:
-        if alone:
-            self.writing = True
-        else:
-            self.readers += 1
-
-    async def enter(self, alone: bool) -> None:
-        if not self.waiting and self._may(alone):
-            self._admit(alone)
-            return
-        entry = (alone, anyio.Event())
-        self.waiting.append(entry)
-        try:
-            await entry[1].wait()
-        except BaseException:
-            if entry in self.waiting:
-                self.waiting.remove(entry)
-            else:  # admitted as it was cancelled
-                self.leave(alone)
-            raise
-
-    def leave(self, alone: bool) -> None:
-        if alone:
-            self.writing = False
-        else:
-            self.readers -= 1
-        while self.waiting and self._may(self.waiting[0][0]):
-            alone, event = self.waiting.popleft()
-            self._admit(alone)
-            event.set()
-
-
 class SideBySide:
-    """The turns of a run's server cases, each case run `runs` times (its trials)."""
+    """The turns of a run's server cases, given in suite order, each run `runs` times (its trials)."""
 
     def __init__(self, cases: Sequence[Case], options: ServerOptions, runs: int = 1) -> None:
         self._options = options
-        self._keys: dict[int, str | None] = {}
-        self._alone: dict[int, bool] = {}
         self._specs: dict[str, ConnectSpec] = {}
+        groups: dict[str, list[Case]] = {}
         for case in cases:
-            self._keys[id(case)] = self._key(case)
-        counts = Counter(key for key in self._keys.values() if key is not None)
-        self._contended = {key for key, count in counts.items() if count * runs > 1}
-        self._turns = {key: _Turns() for key in self._contended}
-        self._declared: dict[str, set[str]] = {}
-        self._declaring: dict[str, anyio.Event] = {}
+            key = self._key(case)
+            if key is not None:
+                groups.setdefault(key, []).append(case)
+        self._groups: dict[int, tuple[str, list[Case]]] = {}
+        for key, members in groups.items():
+            if len(members) * runs > 1:
+                self._groups.update((id(case), (key, members)) for case in members)
+        self._done: dict[int, anyio.Event] = {id(case): anyio.Event() for case in cases}
+        self._alone: dict[int, bool] = {}
+        self._after: dict[int, list[Case]] = {}  # the cases each case waits for
+        self._declared: dict[str, anyio.Event] = {}
 
     def _key(self, case: Case) -> str | None:
         """The case's server identity; None for a case that starts no server or has a state of its own."""
@@ -107,52 +73,57 @@ class SideBySide:
         self._specs.setdefault(key, spec)
         return key
 
+    def fellows(self, item: object) -> list[Case]:
+        """The cases that share the item's state (itself included), in suite order; empty when none does."""
+        group = self._groups.get(id(item))
+        return group[1] if group else []
+
     def alone(self, case: Case) -> bool:
-        """Whether the case ran alone (decided when it got its turn): its trials then run one by one."""
+        """Whether the case runs alone (known once it got its turn): its trials then run one by one."""
         return self._alone.get(id(case), False)
 
     @asynccontextmanager
     async def turn(self, item: object) -> AsyncIterator[None]:
-        """Wait until the case may run beside the cases of its identity running now; hold it meanwhile.
-        Any other item (a load error) runs at once."""
-        key = self._keys.get(id(item))
-        if not isinstance(item, Case) or key is None or key not in self._contended:
+        """Wait until every case the item must follow has finished; the item is done when this exits.
+        Any other item (a load error, a case with a state of its own) runs at once."""
+        group = self._groups.get(id(item))
+        if group is None:
             yield
             return
-        alone = await self._runs_alone(item, key)
-        self._alone[id(item)] = alone
-        turns = self._turns[key]
-        await turns.enter(alone)
         try:
+            await self._declare(*group)
+            for case in self._after[id(item)]:
+                await self._done[id(case)].wait()
             yield
         finally:
-            turns.leave(alone)
+            self._done[id(item)].set()
 
-    async def _runs_alone(self, case: Case, key: str) -> bool:
-        if alone_reason(case) is not None:
-            return True
-        tools = called_tools(case)
-        if not tools:
-            return False
-        return not set(tools) <= await self._read_only_tools(key)
-
-    async def _read_only_tools(self, key: str) -> set[str]:
-        """The tools a server of the identity declares read-only, asked once (while no case of it runs)."""
+    async def _declare(self, key: str, members: list[Case]) -> None:
+        """Decide which cases of the identity run alone, asking a server of it (once, before any of them
+        runs) what its tools declare when that decides it, and what each case waits for: a case that runs
+        alone, for every case since the last one that ran alone (that one included); any other, for that
+        last one alone (which followed all before it)."""
         if key in self._declared:
-            return self._declared[key]
-        if key in self._declaring:
-            await self._declaring[key].wait()
-            return self._declared[key]
-        self._declaring[key] = anyio.Event()
-        turns = self._turns[key]
-        await turns.enter(True)
+            await self._declared[key].wait()
+            return
+        self._declared[key] = anyio.Event()
+        read_only: set[str] = set()
         try:
-            self._declared[key] = await self._ask(self._specs[key])
+            if any(alone_reason(case) is None and called_tools(case) for case in members):
+                read_only = await self._ask(self._specs[key])
         finally:
-            turns.leave(True)
-            self._declared.setdefault(key, set())
-            self._declaring[key].set()
-        return self._declared[key]
+            last: list[Case] = []  # the last case that runs alone
+            since: list[Case] = []  # that one and every case after it
+            for case in members:
+                alone = alone_reason(case) is not None or not set(called_tools(case)) <= read_only
+                self._alone[id(case)] = alone
+                if alone:
+                    self._after[id(case)] = since
+                    last, since = [case], [case]
+                else:
+                    self._after[id(case)] = last
+                    since.append(case)
+            self._declared[key].set()
 
     async def _ask(self, spec: ConnectSpec) -> set[str]:
         """The read-only tools one server declares; none when it cannot be asked (each case then reports

@@ -39,9 +39,11 @@ def suite(tmp_path: Path, body: str, count: int, env: dict[str, str]) -> list[Ca
     return cases
 
 
-def run(cases: list[Case], jobs: int) -> list[Status]:
+def run(cases: list[Case], jobs: int, expected_s: dict[str, float] | None = None) -> list[Status]:
     options = ServerOptions(environ=dict(os.environ))
-    results = anyio.run(lambda: run_server_suite(cases, options, jobs=jobs, sink=Quiet()))
+    results = anyio.run(
+        lambda: run_server_suite(cases, options, jobs=jobs, sink=Quiet(), expected_s=expected_s)
+    )
     return [result.status for result in results]
 
 
@@ -62,6 +64,24 @@ def test_cases_sharing_a_state_file_keep_their_verdicts_at_the_default_jobs(tmp_
     cases = suite(tmp_path, WRITES_THEN_READS, 2, env)
     for _ in range(20):
         assert run(cases, max(DEFAULT_JOBS, 2)) == [Status.PASS] * 2
+
+
+READS_BACK = """\
+name: case {n} reads what the case before it stored
+assert:
+  tool: get
+  expect:
+    equals: "value 0"
+"""
+
+
+def test_cases_sharing_a_state_keep_the_suite_order_whatever_ran_longest(tmp_path: Path) -> None:
+    env = {"STATE_FILE": str(tmp_path / "state"), "GET_DELAY": "0"}
+    writer = suite(tmp_path, WRITES_THEN_READS, 1, env)
+    reader = suite(tmp_path, READS_BACK, 2, env)[1]
+    cases = [*writer, reader]
+    slowest_last = {f"{reader.source.file}::{reader.name}": 60.0}  # the reader would start first
+    assert run(cases, 2, slowest_last) == [Status.PASS] * 2
 
 
 HOLDS = """\
