@@ -7,10 +7,10 @@ other than the caller's directory.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from typing import Any
+
+from plain_stdio import serve
 
 TOOLS = [
     {
@@ -31,35 +31,6 @@ def save(arguments: dict[str, Any]) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": "saved"}]}
 
 
-def answer(message: dict[str, Any]) -> dict[str, Any] | None:
-    method, ident = message.get("method"), message.get("id")
-    if ident is None:
-        return None
-    if method == "initialize":
-        result: dict[str, Any] = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "cwd-writing", "version": "1"},
-        }
-    elif method == "tools/list":
-        result = {"tools": TOOLS}
-    elif method == "tools/call":
-        result = save((message.get("params") or {}).get("arguments") or {})
-    elif method == "ping":
-        result = {}
-    else:
-        return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}}
-    return {"jsonrpc": "2.0", "id": ident, "result": result}
-
-
 with open("started-here", "w") as marker:
     marker.write(str(os.getpid()))
-for line in sys.stdin:
-    try:
-        request = json.loads(line)
-    except ValueError:
-        continue
-    reply = answer(request) if isinstance(request, dict) else None
-    if reply is not None:
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+serve("cwd-writing", TOOLS, lambda name, arguments: save(arguments))

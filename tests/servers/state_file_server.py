@@ -9,11 +9,11 @@ whether two cases ran side by side.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import time
 from typing import Any
+
+from plain_stdio import serve
 
 READ_ONLY = {"readOnlyHint": True}
 TOOLS = [
@@ -40,31 +40,8 @@ def call(name: str, arguments: dict[str, Any]) -> str:
     return "held"
 
 
-def answer(message: dict[str, Any]) -> dict[str, Any] | None:
-    method, ident = message.get("method"), message.get("id")
-    if ident is None:
-        return None
-    if method == "initialize":
-        result: dict[str, Any] = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "state-file", "version": "1"},
-        }
-    elif method == "tools/list":
-        result = {"tools": TOOLS}
-    elif method == "tools/call":
-        params = message.get("params") or {}
-        text = call(params.get("name", ""), params.get("arguments") or {})
-        result = {"content": [{"type": "text", "text": text}]}
-    elif method == "ping":
-        result = {}
-    else:
-        return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}}
-    return {"jsonrpc": "2.0", "id": ident, "result": result}
-
-
-for line in sys.stdin:
-    reply = answer(json.loads(line))
-    if reply is not None:
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+serve(
+    "state-file",
+    TOOLS,
+    lambda name, arguments: {"content": [{"type": "text", "text": call(name, arguments)}]},
+)

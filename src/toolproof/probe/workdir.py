@@ -3,7 +3,9 @@
 Fuzzing sends hostile strings (`' OR 1=1 --`, names with newlines or a right-to-left override) that a
 server may use as file names, and some servers index or watch their working directory. A stdio server
 without a working directory of the user's choosing (`--cwd`) therefore starts in a new temporary directory,
-removed with everything in it once the probe is done with that server.
+removed with everything in it once the probe is done with that server. The command and arguments that name
+an existing file or directory relative to the caller's directory (`dist/index.js`, `server.py`) are made
+absolute, so that they still name it from there.
 """
 
 from __future__ import annotations
@@ -38,11 +40,22 @@ def in_scratch(spec: ConnectSpec) -> Iterator[ConnectSpec]:
     if not needs_scratch(spec):
         yield spec
         return
+    here = Path.cwd()
+    command, *args = (anchored(part, here) for part in (spec.command, *spec.args))
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
     try:
-        yield replace(spec, cwd=str(root))
+        yield replace(spec, command=command, args=tuple(args), cwd=str(root))
     finally:
         remove(root)
+
+
+def anchored(argument: str, base: Path) -> str:
+    """`argument` as an absolute path when it is a relative path, with a slash or a file suffix, to a file
+    or directory that exists under `base`; otherwise as it is (an option, a subcommand, a package name)."""
+    if argument.startswith("-") or os.path.isabs(argument) or not ("/" in argument or Path(argument).suffix):
+        return argument
+    path = base / argument
+    return str(path) if path.exists() else argument
 
 
 def remove(root: Path) -> None:

@@ -42,3 +42,13 @@ def test_cwd_runs_the_server_there(probe: Callable[..., Probed], tmp_path: Path)
     assert (chosen / "started-here").exists()
     assert len(list(chosen.iterdir())) > 1  # and the files the fuzzed tool saved
     assert "scratch directory" not in probed.err
+
+
+def test_a_server_named_by_a_relative_path_still_starts(
+    probe: Callable[..., Probed], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    relative = shlex.join([sys.executable, "tests/servers/cwd_writing_server.py"])
+    probed = probe("lint", "--server", relative)
+    assert probed.status in (0, 1), probed.err
+    assert probed.report["results"]
