@@ -79,6 +79,72 @@ def add_resume_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_headers_option(parser: argparse.ArgumentParser) -> None:
+    """`--headers K=V,...` (may repeat), and `--header NAME:VALUE`, an older spelling taken with a hint."""
+    parser.add_argument(
+        "--headers",
+        action="append",
+        default=[],
+        metavar="K=V,...",
+        help="HTTP headers for sse/http, e.g. Authorization=Bearer x (may repeat)",
+    )
+    parser.add_argument("--header", action="append", default=[], dest="header_lines", help=argparse.SUPPRESS)
+
+
+def parse_headers(text: str) -> dict[str, str]:
+    """`K=V,K2=V2` as `--headers` reads it; raises UsageError."""
+    from toolproof.exit_codes import UsageError
+
+    headers: dict[str, str] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise UsageError(f"--headers: expected K=V pairs separated by commas, got {item!r}")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def headers_from(args: argparse.Namespace, command: str) -> dict[str, str]:
+    """The headers `--headers` (and `--header`, with a hint on stderr to spell it `--headers`) give;
+    raises UsageError."""
+    from toolproof.exit_codes import UsageError
+
+    headers: dict[str, str] = {}
+    for text in args.headers:
+        headers.update(parse_headers(text))
+    for line in args.header_lines:
+        name, colon, value = line.partition(":")
+        if not colon or not name.strip():
+            raise UsageError(f"--header {line!r}: expected NAME:VALUE (better: --headers NAME=VALUE)")
+        headers[name.strip()] = value.strip()
+        print(
+            f"toolproof {command}: hint: --header {name.strip()}:... is spelled --headers "
+            f"{name.strip()}=... (K=V pairs, comma-separated, as in every command); taken as that",
+            file=sys.stderr,
+        )
+    return headers
+
+
+def add_cwd_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cwd",
+        metavar="DIR",
+        help="run a stdio server in DIR (default: a scratch directory, removed afterwards)",
+    )
+
+
+def working_directory(args: argparse.Namespace, name: str) -> str | None:
+    """The stdio server's working directory: `--cwd`, or None for a scratch one, which is announced."""
+    from toolproof.probe.workdir import NOTE
+
+    if args.cwd:
+        return str(Path(args.cwd).absolute())
+    print(f"toolproof {name}: {NOTE}", file=sys.stderr)
+    return None
+
+
 def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     """`--reuse-server`, for every command that runs server suites."""
     parser.add_argument(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -69,7 +69,11 @@ def called_tools(case: Case) -> list[str]:
 async def read_only(tool: str, session: Session) -> bool:
     """Whether the server declares the tool `readOnlyHint: true` (an unlisted tool, or a listing that
     fails, proves nothing)."""
-    declared = await session.tool_declaration(tool)
+    return declares_read_only(await session.tool_declaration(tool))
+
+
+def declares_read_only(declared: Mapping[str, Any] | None) -> bool:
+    """Whether a tool as tools/list declared it says `readOnlyHint: true`."""
     annotations = (declared or {}).get("annotations")
     return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 
