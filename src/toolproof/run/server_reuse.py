@@ -59,11 +59,10 @@ def alone_reason(case: Case) -> str | None:
 
 
 def called_tools(case: Case) -> list[str]:
-    """Every tool the case calls: its setup steps', then its block's."""
-    tools = [step.tool for step in case.setup]
-    if isinstance(case.block, AssertBlock):
-        tools.append(case.block.tool)
-    return tools
+    """Every tool the case calls: its setup steps', then its block's (a tool call, or the call that a
+    sampling, logging or notifications block makes)."""
+    tool = getattr(case.block, "tool", None)
+    return [step.tool for step in case.setup] + ([tool] if isinstance(tool, str) else [])
 
 
 async def read_only(tool: str, session: Session) -> bool:

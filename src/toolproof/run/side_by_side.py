@@ -2,11 +2,14 @@
 
 Cases whose servers have one identity (`sources/shared_servers.py` `identity`: the same command, arguments,
 environment and working directory) may share state outside the server process, a file or a database, so
-one case could change what another sees between its setup and its request. By the rule `--reuse-server`
-uses (`run/server_reuse.py`), a case is read-only when nothing in its block can change state
-(`alone_reason`) and every tool it calls, setup included, is declared `readOnlyHint: true`. The
-declarations are asked once per identity, from a server of its own started before any case of that
-identity, and only for an identity that several case runs share.
+one case could change what another sees between its setup and its request. A case may write that state
+when it says `isolate: true`, or when it calls a tool (setup included) that its server lists without
+declaring `readOnlyHint: true`; the declarations are asked once per identity, from a server of its own
+started before any case of that identity, and only for an identity that several case runs share. When
+they cannot be asked, every case that calls a tool may write. A tool the server does not list cannot be
+called, so it writes nothing. Listing, reading and subscribing to resources, prompts, completions and log
+levels only read: what they change lives in the one session, which no other case's server sees (this is
+where the rule differs from `--reuse-server`'s, whose cases share a session).
 
 The cases of an identity keep the order of the suite, so a verdict is the one a run of the suite in its
 order gives: a case that may write starts once every case before it has finished, and runs alone (its
@@ -28,7 +31,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_case import Case, TrajectoryBlock
-from toolproof.run.server_reuse import alone_reason, called_tools, declares_read_only
+from toolproof.run.server_reuse import called_tools, declares_read_only
 from toolproof.run.skip import skip_reason
 from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
@@ -107,15 +110,15 @@ class SideBySide:
             await self._declared[key].wait()
             return
         self._declared[key] = anyio.Event()
-        read_only: set[str] = set()
+        writers: set[str] | None = set()
         try:
-            if any(alone_reason(case) is None and called_tools(case) for case in members):
-                read_only = await self._ask(self._specs[key])
+            if any(not case.isolate and called_tools(case) for case in members):
+                writers = await self._ask(self._specs[key])
         finally:
             last: list[Case] = []  # the last case that runs alone
             since: list[Case] = []  # that one and every case after it
             for case in members:
-                alone = alone_reason(case) is not None or not set(called_tools(case)) <= read_only
+                alone = may_write(case, writers)
                 self._alone[id(case)] = alone
                 if alone:
                     self._after[id(case)] = since
@@ -125,13 +128,22 @@ class SideBySide:
                     since.append(case)
             self._declared[key].set()
 
-    async def _ask(self, spec: ConnectSpec) -> set[str]:
-        """The read-only tools one server declares; none when it cannot be asked (each case then reports
-        what went wrong with its own server)."""
+    async def _ask(self, spec: ConnectSpec) -> set[str] | None:
+        """The tools one server lists without declaring them read-only; None when it cannot be asked (each
+        case then reports what went wrong with its own server)."""
         try:
             with anyio.fail_after(self._options.timeout_s):
                 async with open_session(spec) as session:
                     tools = await session.list_tools()
         except (RequestFailed, TimeoutError):
-            return set()
-        return {str(tool.get("name")) for tool in tools if declares_read_only(tool)}
+            return None
+        return {str(tool.get("name")) for tool in tools if not declares_read_only(tool)}
+
+
+def may_write(case: Case, writers: set[str] | None) -> bool:
+    """Whether the case may change state another case of its server identity sees, given the tools its
+    server lists without declaring them read-only (None: unknown, so any tool may write)."""
+    if case.isolate:
+        return True
+    called = called_tools(case)
+    return bool(called) and (writers is None or not writers.isdisjoint(called))

@@ -8,10 +8,20 @@ import os
 from pathlib import Path
 
 import anyio
+import pytest
 
-from toolproof.model.server_case import Case, SourceRef, ToolsBlock, TrajectoryBlock
+from toolproof.model.server_case import (
+    AssertBlock,
+    Case,
+    ResourcesBlock,
+    SamplingBlock,
+    SetupStep,
+    SourceRef,
+    ToolsBlock,
+    TrajectoryBlock,
+)
 from toolproof.model.server_config import ServerConfig
-from toolproof.run.side_by_side import SideBySide
+from toolproof.run.side_by_side import SideBySide, may_write
 from toolproof.sources.options import ServerOptions
 
 OPTIONS = ServerOptions(environ=dict(os.environ))
@@ -70,3 +80,22 @@ async def test_a_later_writer_waits_for_an_earlier_one_that_has_not_started() ->
         pass
     async with side_by_side.turn(second):
         pass
+
+
+@pytest.mark.parametrize(
+    ("fields", "writers", "writes"),
+    [
+        ({"isolate": True}, set(), True),
+        ({"block": ResourcesBlock(read="memo://notes", subscribe="memo://notes")}, None, False),
+        ({"block": AssertBlock(tool="get")}, {"put"}, False),
+        ({"block": AssertBlock(tool="gone")}, {"put"}, False),  # not listed: the server cannot run it
+        ({"block": AssertBlock(tool="put")}, {"put"}, True),
+        ({"block": AssertBlock(tool="get")}, None, True),  # the listing failed: any tool may write
+        ({"block": SamplingBlock(tool="put")}, {"put"}, True),
+        ({"block": ToolsBlock(), "setup": [SetupStep(tool="put")]}, {"put"}, True),
+    ],
+)
+def test_a_case_writes_when_it_is_isolated_or_calls_a_listed_tool_not_declared_read_only(
+    fields: dict[str, object], writers: set[str] | None, writes: bool
+) -> None:
+    assert may_write(case("c", **fields), writers) is writes
