@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import output_dir_arg
+from toolproof.cli.options import jobs_arg, output_dir_arg
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import UsageError
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from toolproof.probe.audit import ToolAudit
 
 _NAME = "audit"
+DEFAULT_JOBS = 4
 
 DIFFERENCES = (
     "Differences from mcp-assert 0.12.3: "
@@ -43,6 +44,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_server_options(parser)
     parser.add_argument(
         "--include-writes", action="store_true", help="also call tools annotated destructive or not read-only"
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=jobs_arg,
+        default=DEFAULT_JOBS,
+        metavar="N",
+        help=f"calls in flight at once on the server (default {DEFAULT_JOBS}); a call that may have crashed "
+        "or hung it is made again alone, so every verdict is the one-at-a-time verdict",
     )
     parser.add_argument(
         "--output",
@@ -72,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     reporter = Reporter(args, f"toolproof audit {source_path(spec)}", secrets(spec))
     started = time.perf_counter()
     try:
-        audits = run_async(lambda: _audit(spec, args.include_writes, reporter))
+        audits = run_async(lambda: _audit(spec, args, reporter))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
     status = reporter.end(time.perf_counter() - started)
@@ -82,23 +92,29 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) -> list[ToolAudit]:
-    """Audit tool by tool, reporting each as it finishes; `RequestFailed` when tools/list fails."""
+async def _audit(spec: ConnectSpec, args: argparse.Namespace, reporter: Reporter) -> list[ToolAudit]:
+    """Audit the tools, up to --jobs calls at once, reporting each in tool order as soon as it and every
+    tool before it are done; `RequestFailed` when tools/list fails."""
     from toolproof.cli.probing import source_path
     from toolproof.probe.audit import audit_result, audit_tools
     from toolproof.probe.connection import Prober
+    from toolproof.report.ordering import InOrder
 
     source = source_path(spec)
+    order: InOrder[ToolAudit] = InOrder()
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
         reporter.start(len(tools))
-        audits: list[ToolAudit] = []
-        for index, tool in enumerate(tools):
-            reporter.started(str(tool.get("name", "")), index, len(tools))
-            (audit,) = await audit_tools(prober, [tool], include_writes=include_writes)
-            audits.append(audit)
-            reporter.finished(audit_result(audit, source), index, len(tools))
-    return audits
+        sent = 0
+
+        def done(index: int, audit: ToolAudit) -> None:
+            nonlocal sent
+            for ready in order.add(index, audit):
+                reporter.started(ready.tool, sent, len(tools))
+                reporter.finished(audit_result(ready, source), sent, len(tools))
+                sent += 1
+
+        return await audit_tools(prober, tools, include_writes=args.include_writes, jobs=args.jobs, done=done)
 
 
 def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:

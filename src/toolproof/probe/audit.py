@@ -7,7 +7,7 @@ healthy / tested.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.cases import server_block
+from toolproof.probe.concurrent import Call, call_concurrently
 from toolproof.probe.connection import Prober
 from toolproof.probe.outcome import Outcome
 from toolproof.probe.tools import Tool, input_schema, is_destructive, tool_name
@@ -34,16 +35,34 @@ class ToolAudit:
     outcome: Outcome | None
 
 
-async def audit_tools(prober: Prober, tools: Sequence[Tool], *, include_writes: bool) -> list[ToolAudit]:
-    """Each tool in list order; a crash or hang restarts the server before the next tool."""
-    audits: list[ToolAudit] = []
-    for tool in tools:
-        arguments = tool_arguments(input_schema(tool))
-        if is_destructive(tool) and not include_writes:
-            audits.append(ToolAudit(tool_name(tool), Verdict.SKIPPED, arguments, None))
-            continue
-        outcome = await prober.call(tool_name(tool), arguments)
-        audits.append(ToolAudit(tool_name(tool), classify(outcome, valid_input=True), arguments, outcome))
+async def audit_tools(
+    prober: Prober,
+    tools: Sequence[Tool],
+    *,
+    include_writes: bool,
+    jobs: int = 1,
+    done: Callable[[int, ToolAudit], None] = lambda index, audit: None,
+) -> list[ToolAudit]:
+    """Each tool in list order, up to `jobs` calls at once (`concurrent`: a crash or hang is still blamed
+    on the call that caused it); `done(index, audit)` as each tool's verdict is final."""
+    audits = [
+        ToolAudit(tool_name(tool), Verdict.SKIPPED, tool_arguments(input_schema(tool)), None)
+        for tool in tools
+    ]
+    called = [index for index, tool in enumerate(tools) if include_writes or not is_destructive(tool)]
+    for index in sorted(set(range(len(tools))) - set(called)):
+        done(index, audits[index])
+
+    def answered(position: int, outcome: Outcome) -> None:
+        index = called[position]
+        planned = audits[index]
+        audits[index] = ToolAudit(
+            planned.tool, classify(outcome, valid_input=True), planned.arguments, outcome
+        )
+        done(index, audits[index])
+
+    calls = [Call(audits[index].tool, audits[index].arguments) for index in called]
+    await call_concurrently(prober, calls, jobs, answered)
     return audits
 
 

@@ -34,7 +34,8 @@ _TIMEOUT_SLACK_S = 2.0
 class Prober:
     """Calls tools on one server, opening a session on first use and a fresh one after a broken call.
 
-    Use as an async context manager, from a single task; `starts` counts the sessions opened.
+    Use as an async context manager; `call` from a single task (`call_on` may share a session among
+    tasks); `starts` counts the sessions opened.
     """
 
     def __init__(self, spec: ConnectSpec) -> None:
@@ -50,7 +51,7 @@ class Prober:
 
     async def __aexit__(self, *exc: object) -> None:
         try:
-            await self._close()
+            await self.close()
         finally:
             self._scratch.close()
 
@@ -76,12 +77,21 @@ class Prober:
         return await session.list_tools()
 
     async def call(self, name: str, arguments: Any) -> Outcome:
-        """One tools/call with `arguments` sent exactly as given (even when not an object)."""
+        """One tools/call with `arguments` sent exactly as given (even when not an object); a call that
+        may have broken the server closes it, so the next call starts a fresh one."""
         started = time.perf_counter()
         try:
             session = await self.session()
         except RequestFailed as error:
             return Outcome(None, error.failure, time.perf_counter() - started, error.stderr)
+        outcome = await self.call_on(session, name, arguments)
+        if broke(outcome):
+            await self.close()
+        return outcome
+
+    async def call_on(self, session: Session, name: str, arguments: Any) -> Outcome:
+        """One tools/call on `session`, which stays open whatever happens (calls may share it)."""
+        started = time.perf_counter()
         before = session.stderr
         try:
             with anyio.fail_after(self._spec.request_timeout + _TIMEOUT_SLACK_S):
@@ -89,14 +99,10 @@ class Prober:
                     "tools/call", {"name": name, "arguments": arguments}, during=f"tools/call {name}"
                 )
         except RequestFailed as error:
-            elapsed = time.perf_counter() - started
             stderr = _since(before, session.stderr)
-            if error.failure.kind in RESTART_AFTER:
-                await self._close()
-            return Outcome(None, error.failure, elapsed, stderr)
+            return Outcome(None, error.failure, time.perf_counter() - started, stderr)
         except TimeoutError:
             stderr = _since(before, session.stderr)
-            await self._close()
             message = f"tools/call {name}: no answer within {self._spec.request_timeout:g}s"
             failure = Failure(
                 kind=FailureKind.TIMEOUT, message=message, details={"during": f"tools/call {name}"}
@@ -104,11 +110,17 @@ class Prober:
             return Outcome(None, failure, time.perf_counter() - started, stderr)
         return Outcome(result, None, time.perf_counter() - started, _since(before, session.stderr))
 
-    async def _close(self) -> None:
+    async def close(self) -> None:
+        """Stop the server (if one runs): the next call starts a fresh one."""
         stack, self._stack, self._session = self._stack, None, None
         if stack is not None:
             with contextlib.suppress(Exception):  # a broken server may fail again on the way out
                 await stack.aclose()
+
+
+def broke(outcome: Outcome) -> bool:
+    """Whether the call may have broken the server (a transport failure, a timeout or a protocol error)."""
+    return outcome.failure is not None and outcome.failure.kind in RESTART_AFTER
 
 
 def _since(before: str, after: str) -> str:

@@ -1,0 +1,110 @@
+"""Independent tools/calls in flight together on one server, then one at a time where a call must be blamed.
+
+JSON-RPC lets a client have many requests in flight, so a slow tool need not hold up the others: up to
+`jobs` calls share one session. An answer (a result or an error response) belongs to its request id, so
+it stands. A call that may have broken the server (transport failure, protocol error, timeout) cannot be
+blamed on its own call while others were in flight: such calls, and the calls not yet sent once one
+happened, are made again one at a time, each on a server that no earlier broken call touched, exactly as
+a one-at-a-time probe makes them. One exception keeps a slow tool from costing its timeout twice: a call
+that timed out while the server answered a call sent after it was not stuck behind anything, so its
+timeout stands. The server's stderr during a call is shown with a failure, so a failure or isError
+answer during which the server wrote to stderr while other calls were in flight is made again alone too.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from toolproof.mcp.errors import RequestFailed
+from toolproof.model.result import FailureKind
+from toolproof.probe.connection import Prober, broke
+from toolproof.probe.outcome import Outcome
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tools/call to make: the tool's name and the arguments, sent as given."""
+
+    name: str
+    arguments: Any
+
+
+async def call_concurrently(
+    prober: Prober,
+    calls: Sequence[Call],
+    jobs: int,
+    done: Callable[[int, Outcome], None] = lambda index, outcome: None,
+) -> list[Outcome]:
+    """The outcome of every call, in `calls` order; `done(index, outcome)` as each call's verdict is final.
+
+    With `jobs` 1 every call is made one at a time, as `Prober.call` makes it."""
+    outcomes: list[Outcome | None] = [None for _ in calls]
+    if jobs > 1 and len(calls) > 1:
+        await _together(prober, calls, jobs, outcomes, done)
+    for index, call in enumerate(calls):
+        if outcomes[index] is None:
+            outcome = await prober.call(call.name, call.arguments)
+            outcomes[index] = outcome
+            done(index, outcome)
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+async def _together(
+    prober: Prober,
+    calls: Sequence[Call],
+    jobs: int,
+    outcomes: list[Outcome | None],
+    done: Callable[[int, Outcome], None],
+) -> None:
+    """Make the calls on one session, `jobs` at a time, keeping the outcomes that are surely theirs; after a
+    call that may have broken the server, send no more and close it (the rest go one at a time)."""
+    try:
+        session = await prober.session()
+    except RequestFailed:
+        return  # each call will say so on its own
+    order = itertools.count()
+    waiting: dict[int, int] = {}  # call index -> when it was sent
+    unblocked: set[int] = set()  # calls a later-sent call was answered while they waited
+    overlapped: set[int] = set()  # calls another call was in flight with
+    limiter = anyio.Semaphore(jobs)
+    broken = False
+
+    async def make(index: int) -> None:
+        nonlocal broken
+        async with limiter:
+            if broken:
+                return
+            if waiting:
+                overlapped.update([*waiting, index])
+            sent = waiting[index] = next(order)
+            outcome = await prober.call_on(session, calls[index].name, calls[index].arguments)
+            del waiting[index]
+            if not broke(outcome):
+                unblocked.update(other for other, when in waiting.items() if when < sent)
+            elif not (_timed_out(outcome) and index in unblocked):
+                broken = True
+                return
+            if outcome.stderr and index in overlapped and not _answered_plainly(outcome):
+                return  # what the server wrote may be another call's: made again alone
+            outcomes[index] = outcome
+            done(index, outcome)
+
+    async with anyio.create_task_group() as group:
+        for index in range(len(calls)):
+            group.start_soon(make, index)
+    if broken:
+        await prober.close()
+
+
+def _answered_plainly(outcome: Outcome) -> bool:
+    """A result that is not an error: nothing a report shows the server's stderr with."""
+    return outcome.failure is None and (outcome.result or {}).get("isError") is not True
+
+
+def _timed_out(outcome: Outcome) -> bool:
+    return outcome.failure is not None and outcome.failure.kind is FailureKind.TIMEOUT
