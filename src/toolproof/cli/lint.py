@@ -92,11 +92,12 @@ def _gather(
 ) -> tuple[list[dict[str, Any]], list[Finding]] | int:
     """The tools and every finding, or the exit status after saying why there are none."""
     from toolproof.cli.probing import usage
-    from toolproof.probe.lint_rules import grade, lint_tools
-    from toolproof.probe.tools import ToolsFileError, load_tools_file
 
     skip = frozenset(code.strip().upper() for code in args.skip_rules.split(",") if code.strip())
     if spec is None:
+        from toolproof.probe.lint_rules import grade, lint_tools
+        from toolproof.probe.tools import ToolsFileError, load_tools_file
+
         try:
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
@@ -104,16 +105,25 @@ def _gather(
         return tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict)
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
-    from toolproof.probe.lint import CallRules, call_findings
-
-    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
-    rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
 
     async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:
+        """Start the server, and load the rules while it boots."""
+        import threading
+
+        import anyio.to_thread
+
         from toolproof.probe.connection import Prober
 
+        loading = threading.Thread(target=_load_rules, name="toolproof-lint-rules", daemon=True)
+        loading.start()
         async with Prober(spec) as prober:
             listed = await prober.list_tools()
+            await anyio.to_thread.run_sync(loading.join)
+            from toolproof.probe.lint import CallRules, call_findings
+            from toolproof.probe.lint_rules import lint_tools
+
+            calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
+            rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
             called = await call_findings(prober, listed, rules)
         return listed, lint_tools(listed, skip) + called
 
@@ -121,7 +131,15 @@ def _gather(
         listed, found = run_async(probe)
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
+    from toolproof.probe.lint_rules import grade
+
     return listed, grade(found, skip=skip, strict=args.strict)
+
+
+def _load_rules() -> None:
+    """Import the rules and the results they become (run in a worker thread while the server starts)."""
+    import toolproof.probe.lint
+    import toolproof.probe.lint_rules  # noqa: F401
 
 
 def _report(

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.lint_rules import Finding, Severity
 from toolproof.probe.tools import Tool, is_destructive, tool_name
 from toolproof.probe.verdicts import result_text
@@ -37,6 +36,10 @@ class CallRules:
 
 async def call_findings(prober: Prober, tools: Sequence[Tool], rules: CallRules) -> list[Finding]:
     """E301 and W107 findings; destructive tools are not called, and a call that fails settles nothing."""
+    from toolproof.probe.arguments import (
+        tool_arguments,
+    )  # JSON Schema's validators: only when tools are called
+
     findings: list[Finding] = []
     for tool in tools:
         if is_destructive(tool) or not (rules.call_tools or rules.nondeterminism):
