@@ -30,8 +30,9 @@ ROUNDS = 5
 
 async def call_seconds(notifications: int) -> float:
     env = {**os.environ, "NOTIFICATIONS": str(notifications)}
-    spec = ConnectSpec(transport=Transport.STDIO, command=sys.executable,
-                       args=(str(SERVER), "notification_flood"), env=env)
+    spec = ConnectSpec(
+        transport=Transport.STDIO, command=sys.executable, args=(str(SERVER), "notification_flood"), env=env
+    )
     async with open_session(spec) as session:
         started = time.perf_counter()
         await session.call_tool("t", {})
@@ -53,8 +54,10 @@ def suite_wall(argv: list[str]) -> float:
 def main() -> int:
     calls = [anyio.run(call_seconds, FLOOD) for _ in range(ROUNDS)]
     quiet = [anyio.run(call_seconds, 0) for _ in range(ROUNDS)]
-    print(f"tools/call after {FLOOD} notifications: median {statistics.median(calls) * 1000:.0f} ms "
-          f"(without notifications: {statistics.median(quiet) * 1000:.0f} ms; target < 500 ms)")
+    print(
+        f"tools/call after {FLOOD} notifications: median {statistics.median(calls) * 1000:.0f} ms "
+        f"(without notifications: {statistics.median(quiet) * 1000:.0f} ms; target < 500 ms)"
+    )
     binary = shutil.which("mcp-assert")
     if binary is None:
         print("mcp-assert is not on PATH: comparison skipped (run `make setup`)")
@@ -71,8 +74,10 @@ def main() -> int:
             ours = statistics.median(
                 suite_wall([sys.executable, "-m", "toolproof", "run", str(suite), "-q"]) for _ in range(3)
             )
-            print(f"one case, {count} notifications: mcp-assert {theirs * 1000:.0f} ms, "
-                  f"toolproof {ours * 1000:.0f} ms")
+            print(
+                f"one case, {count} notifications: mcp-assert {theirs * 1000:.0f} ms, "
+                f"toolproof {ours * 1000:.0f} ms"
+            )
     return 0
 
 

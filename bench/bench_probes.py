@@ -6,7 +6,8 @@ probe it prints both wall times (process start to exit, server spawns included),
 shared, loaded machine the wall time is mostly waiting) and what each found, so the verdicts can be compared:
 lint: errors/warnings; audit: healthy/tested and the failing tools; fuzz: inputs that are findings
 (toolproof: crash, timeout, protocol error; mcp-assert: every non-passed input). Both fuzzers get the same
---seed, --runs and --timeout. server-memory writes to a temporary MEMORY_FILE_PATH.
+--seed, --runs and --timeout. server-memory writes to a temporary MEMORY_FILE_PATH. The last line is the
+total of both wall times and their ratio; `compare.py` takes the `lint` + `audit` total through `measure`.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVERS = ("everything", "filesystem", "memory", "time")
 
 
 def servers(scratch: Path) -> dict[str, str]:
@@ -100,14 +103,40 @@ def theirs_fuzz(report: Any) -> str:
 Summary = Callable[[Any], str]
 
 
-def commands(probe: str, server: str, args: argparse.Namespace, out: Path) -> tuple[list[str], list[str]]:
+@dataclass(frozen=True)
+class Flags:
+    """What both tools are given: the per-call timeout of audit and fuzz ("": each tool's default, 15s for
+    both) and fuzz's seed and inputs per tool."""
+
+    timeout: str = ""
+    seed: int = 7
+    runs: int = 20
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One probe of one server by both tools: wall and CPU seconds, and what each found."""
+
+    server: str
+    probe: str
+    ours_s: float
+    theirs_s: float
+    ours_cpu: float
+    theirs_cpu: float
+    ours: str
+    theirs: str
+    ours_exit: int
+    theirs_exit: int
+
+
+def commands(probe: str, server: str, flags: Flags, out: Path) -> tuple[list[str], list[str]]:
     toolproof = [sys.executable, "-m", "toolproof", probe, "--server", server, "--json", str(out), "-q"]
     mcp_assert = [str(shutil.which("mcp-assert")), probe, "--server", server, "--json"]
-    if probe in ("audit", "fuzz"):
-        toolproof += ["--timeout", args.timeout]
-        mcp_assert += ["--timeout", args.timeout]
+    if probe in ("audit", "fuzz") and flags.timeout:
+        toolproof += ["--timeout", flags.timeout]
+        mcp_assert += ["--timeout", flags.timeout]
     if probe == "fuzz":
-        common = ["--seed", str(args.seed), "--runs", str(args.runs)]
+        common = ["--seed", str(flags.seed), "--runs", str(flags.runs)]
         toolproof += common
         mcp_assert += common
     return toolproof, mcp_assert
@@ -120,42 +149,63 @@ SUMMARIES: dict[str, tuple[Summary, Summary]] = {
 }
 
 
+def measure(probes: Sequence[str], names: Sequence[str], flags: Flags, scratch: Path) -> Iterator[Timing]:
+    """Time each probe of each named server with toolproof, then with mcp-assert (one run each)."""
+    if shutil.which("mcp-assert") is None:
+        sys.exit("mcp-assert is not on PATH: run `make setup` (it installs mcp-assert==0.12.3)")
+    env = {**os.environ, "MEMORY_FILE_PATH": str(scratch / "memory.jsonl"), "NO_COLOR": "1"}
+    for name, server in servers(scratch).items():
+        if name not in names:
+            continue
+        for probe in probes:
+            report = scratch / f"{name}-{probe}.json"
+            ours_argv, theirs_argv = commands(probe, server, flags, report)
+            ours_s, ours_cpu, ours_done = timed(ours_argv, env)
+            theirs_s, theirs_cpu, theirs_done = timed(theirs_argv, env)
+            ours_summary, theirs_summary = SUMMARIES[probe]
+            ours = load(report.read_text()) if report.exists() else None
+            theirs = load(theirs_done.stdout)
+            yield Timing(
+                name,
+                probe,
+                ours_s,
+                theirs_s,
+                ours_cpu,
+                theirs_cpu,
+                ours_summary(ours) if ours else "no report",
+                theirs_summary(theirs) if theirs else "no report",
+                ours_done.returncode,
+                theirs_done.returncode,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="fuzz inputs per tool (default 20)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--timeout", default="3s", help="per-call timeout for audit and fuzz (default 3s)")
+    parser.add_argument(
+        "--timeout", default="3s", help='per-call timeout for audit and fuzz (default 3s; "": each default)'
+    )
     parser.add_argument("--only", default="lint,audit,fuzz", help="probes to time, comma-separated")
-    parser.add_argument("--servers", default="everything,filesystem,memory,time")
+    parser.add_argument("--servers", default=",".join(SERVERS))
     args = parser.parse_args()
-    if shutil.which("mcp-assert") is None:
-        sys.exit("mcp-assert is not on PATH: run `make setup` (it installs mcp-assert==0.12.3)")
+    flags = Flags(timeout=args.timeout, seed=args.seed, runs=args.runs)
     with tempfile.TemporaryDirectory() as scratch_dir:
-        scratch = Path(scratch_dir)
-        env = {**os.environ, "MEMORY_FILE_PATH": str(scratch / "memory.jsonl"), "NO_COLOR": "1"}
-        header = (
+        print(
             f"{'server':<11} {'probe':<6} {'toolproof':>10} {'mcp-assert':>11} {'ratio':>6} {'cpu ratio':>9}"
         )
-        print(header)
-        for name, server in servers(scratch).items():
-            if name not in args.servers.split(","):
-                continue
-            for probe in args.only.split(","):
-                report = scratch / f"{name}-{probe}.json"
-                ours_argv, theirs_argv = commands(probe, server, args, report)
-                ours_s, ours_cpu, ours_done = timed(ours_argv, env)
-                theirs_s, theirs_cpu, theirs_done = timed(theirs_argv, env)
-                ours_summary, theirs_summary = SUMMARIES[probe]
-                ours = load(report.read_text()) if report.exists() else None
-                theirs = load(theirs_done.stdout)
-                mine = ours_summary(ours) if ours else f"no report (exit {ours_done.returncode})"
-                other = theirs_summary(theirs) if theirs else f"no report (exit {theirs_done.returncode})"
-                print(
-                    f"{name:<11} {probe:<6} {ours_s:>9.2f}s {theirs_s:>10.2f}s {ours_s / theirs_s:>6.2f} "
-                    f"{ours_cpu / max(theirs_cpu, 1e-3):>6.2f}"
-                )
-                print(f"    toolproof  (exit {ours_done.returncode}): {mine}")
-                print(f"    mcp-assert (exit {theirs_done.returncode}): {other}")
+        ours_total = theirs_total = 0.0
+        for timing in measure(args.only.split(","), args.servers.split(","), flags, Path(scratch_dir)):
+            ours_total += timing.ours_s
+            theirs_total += timing.theirs_s
+            cpu = timing.ours_cpu / max(timing.theirs_cpu, 1e-3)
+            print(
+                f"{timing.server:<11} {timing.probe:<6} {timing.ours_s:>9.2f}s {timing.theirs_s:>10.2f}s "
+                f"{timing.ours_s / timing.theirs_s:>6.2f} {cpu:>6.2f}"
+            )
+            print(f"    toolproof  (exit {timing.ours_exit}): {timing.ours}")
+            print(f"    mcp-assert (exit {timing.theirs_exit}): {timing.theirs}")
+        print(f"{'total':<18} {ours_total:>9.2f}s {theirs_total:>10.2f}s {ours_total / theirs_total:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ only mean something when both ran under the same load, and how many case duratio
 (`.toolproof/durations.json`, which sets the order cases start in; the fresh variant runs first on each suite,
 so the reuse variant starts from its durations). toolproof runs from its bytecode cache, as an installed copy
 does (compiled first). Then start-up: `--help`, `--version` and `check` on a one-case file (best of five), and
-the top entries of `python -X importtime -m toolproof check`; and memory: toolproof's peak RSS on 100 and on
-1,000 cases.
+the top entries of `python -X importtime -m toolproof check`; the probes: `lint` + `audit` of the four
+servers by both tools, default flags, one run (bench_probes.py); then every speed target with its figure in
+one table; and memory: toolproof's peak RSS on 100 and on 1,000 cases.
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ SUITES = [
 ]
 CASE_TIMEOUT = "120s"
 VARIANTS = ("toolproof", "toolproof --reuse-server", "mcp-assert", "mcp-assert --reuse-server")
+STARTUP_TARGETS = {"--help": 0.1, "--version": 0.1, "check (one case)": 0.2, "run (trajectory only)": 0.2}
+SPEED_STARTUP = ("check (one case)", "run (trajectory only)")
+FRESH = "suites fresh / mcp-assert"
+REUSE = "suites --reuse-server / mcp-assert's"
+PROBES = "probes lint + audit / mcp-assert"
+RATIO_TARGETS = ((FRESH, 0.35), (REUSE, 0.5), (PROBES, 0.5))
 
 
 @dataclass
@@ -117,20 +124,48 @@ def load() -> str:
     return "{:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
-def start_up() -> None:
+def start_up() -> dict[str, float]:
     """Start-up as bench/bench_startup.py measures it (best wall and CPU of five runs, bytecode cache warm):
-    `--help`, `--version` and a real one-case `check` (bench/startup's case against its recorded run; a
-    status other than 0 or 1 stops the benchmark), then the top imports of that check."""
+    `--help`, `--version`, a real one-case `check` (bench/startup's case against its recorded run; a
+    status other than 0 or 1 stops the benchmark) and a suite that starts no server, then the top imports of
+    that check. Returns the wall seconds by command."""
     from bench_startup import COMMANDS, measure, top_imports  # this script's directory is on sys.path
 
+    walls: dict[str, float] = {}
     print("\nstart-up (best of 5)                  wall      cpu   target")
-    for label, target in (("--help", 0.1), ("--version", 0.1), ("check (one case)", 0.2)):
+    for label, target in STARTUP_TARGETS.items():
         wall, cpu = measure(COMMANDS[label])
+        walls[label] = wall
         timing = f"{wall * 1000:5.0f} ms {cpu * 1000:5.0f} ms"
         print(f"  toolproof {label:<22} {timing}  <= {target * 1000:.0f} ms")
     print("  python -X importtime -m toolproof check (one case): top cumulative imports")
     for us, name in top_imports(COMMANDS["check (one case)"], 8):
         print(f"    {us / 1000:6.1f} ms  {name}")
+    return walls
+
+
+def probes(scratch: Path) -> float:
+    """`lint` + `audit` of the four real servers, default flags, one run each (bench_probes.py's `measure`):
+    toolproof's wall time over mcp-assert's."""
+    from bench_probes import SERVERS, Flags, measure  # this script's directory is on sys.path
+
+    print("\nprobes, default flags, one run       toolproof  mcp-assert  ratio")
+    ours = theirs = 0.0
+    for timing in measure(("lint", "audit"), SERVERS, Flags(), scratch):
+        ours, theirs = ours + timing.ours_s, theirs + timing.theirs_s
+        label, ratio = f"{timing.probe} {timing.server}", timing.ours_s / timing.theirs_s
+        print(f"  {label:<32}{timing.ours_s:9.2f}s{timing.theirs_s:11.2f}s{ratio:7.2f}")
+    print(f"  {'lint + audit, four servers':<32}{ours:9.2f}s{theirs:11.2f}s{ours / theirs:7.2f}")
+    return ours / theirs
+
+
+def targets(ratios: dict[str, float], walls: dict[str, float]) -> None:
+    """Every figure of the speed targets (issue 30) in one table, beside its target."""
+    print(f"\n{'speed targets':<46}{'measured':>10}{'target':>10}")
+    for label, limit in RATIO_TARGETS:
+        print(f"  {label:<44}{ratios[label]:9.2f}x{limit:9.2f}x")
+    for label in SPEED_STARTUP:
+        print(f"  {label + ', best of 5':<44}{walls[label]:9.3f}s{STARTUP_TARGETS[label]:9.2f}s")
 
 
 def peak_rss_kb(suite: Path) -> int:
@@ -186,9 +221,7 @@ def main() -> int:
     )
     compiled = dict(os.environ)
     compiled.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], env=compiled, check=True
-    )
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], env=compiled, check=True)
     with tempfile.TemporaryDirectory() as directory:
         scratch = Path(directory)
         for _ in range(args.rounds):
@@ -225,7 +258,13 @@ def main() -> int:
         for variant, tally in tallies.items():
             walls = (tally.per_suite[suite.name] / args.rounds for suite, _ in SUITES)
             print(f"{variant:<28}" + "".join(f"{wall:14.1f}" for wall in walls))
-        start_up()
+        ratios = {
+            FRESH: tallies["toolproof"].wall / peer,
+            REUSE: tallies["toolproof --reuse-server"].wall / peer_reuse,
+            PROBES: probes(scratch),
+        }
+        walls = start_up()
+        targets(ratios, walls)
         if not args.skip_memory:
             memory(scratch)
     return 0
