@@ -3,15 +3,17 @@
 
 `work` sleeps `--delay` seconds (without holding the event loop, so concurrent calls overlap) and answers
 `done <label>`; `fails_every` answers an isError result on every Nth call (`every`, default 2) of this
-process and `ok` otherwise. With `--calls FILE`, each `work` call adds a line to FILE (so a test can tell that
-calls are being made). Run it over stdio (the default), or `--transport streamable-http --port N` on
-127.0.0.1.
+process and `ok` otherwise; `complain` sleeps `seconds`, writes `complaint <label>` to stderr and answers
+isError (so a test can tell whose stderr a failure shows when calls overlap). With `--calls FILE`, each
+`work` call adds a line to FILE (so a test can tell that calls are being made). Run it over stdio (the
+default), or `--transport streamable-http --port N` on 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 
 import anyio
 from mcp.server import MCPServer
@@ -39,6 +41,15 @@ def fails_every(every: int = 2) -> str:
     if next(CALLS) % max(every, 1) == 0:
         raise ToolError("failed on purpose")
     return "ok"
+
+
+@server.tool()
+async def complain(label: str, seconds: float = 0.0) -> str:
+    """Sleep `seconds`, write a complaint to stderr, then fail."""
+    await anyio.sleep(seconds)
+    sys.stderr.write(f"complaint {label}\n")
+    sys.stderr.flush()
+    raise ToolError(f"complained {label}")
 
 
 def main() -> None:

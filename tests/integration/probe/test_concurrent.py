@@ -67,3 +67,9 @@ def test_a_crash_or_hang_is_blamed_on_its_own_call(jobs: int) -> None:
     for name, outcome in zip(names, together, strict=True):
         if name != "crash" and (outcome.failure or (outcome.result or {}).get("isError")):
             assert "fatal" not in outcome.stderr, name
+
+
+def test_a_failure_shows_only_what_the_server_wrote_during_its_own_call() -> None:
+    calls = [Call("complain", {"label": "slow", "seconds": 3}), Call("complain", {"label": "quick"})]
+    outcomes, _, _ = make(spec(SLOW, timeout=10), calls, jobs=2)
+    assert [outcome.stderr.strip() for outcome in outcomes] == ["complaint slow", "complaint quick"]
