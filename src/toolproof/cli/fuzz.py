@@ -64,7 +64,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         type=jobs_arg,
         default=1,
         metavar="N",
-        help="tools fuzzed at once, each on its own server",
+        help="calls in flight at once: tools fuzzed at once, each on its own server, and a server left "
+        "more than one sends that many of its tool's inputs at once (a crash or hang is still blamed on its "
+        "own input)",
     )
     parser.add_argument(
         "--max-time",

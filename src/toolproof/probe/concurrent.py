@@ -43,9 +43,7 @@ async def call_concurrently(
     """The outcome of every call, in `calls` order; `done(index, outcome)` as each call's verdict is final.
 
     With `jobs` 1 every call is made one at a time, as `Prober.call` makes it."""
-    outcomes: list[Outcome | None] = [None for _ in calls]
-    if jobs > 1 and len(calls) > 1:
-        await _together(prober, calls, jobs, outcomes, done)
+    outcomes = await call_together(prober, calls, jobs, done)
     for index, call in enumerate(calls):
         if outcomes[index] is None:
             outcome = await prober.call(call.name, call.arguments)
@@ -54,19 +52,23 @@ async def call_concurrently(
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-async def _together(
+async def call_together(
     prober: Prober,
     calls: Sequence[Call],
     jobs: int,
-    outcomes: list[Outcome | None],
-    done: Callable[[int, Outcome], None],
-) -> None:
-    """Make the calls on one session, `jobs` at a time, keeping the outcomes that are surely theirs; after a
-    call that may have broken the server, send no more and close it (the rest go one at a time)."""
+    done: Callable[[int, Outcome], None] = lambda index, outcome: None,
+    stop: Callable[[], bool] = lambda: False,
+) -> list[Outcome | None]:
+    """Make the calls on one session, `jobs` at a time, and keep the outcomes that are surely theirs (None:
+    to be made alone); after a call that may have broken the server, or once `stop()`, send no more (a
+    broken server is closed). With `jobs` 1 (or a single call) nothing is sent."""
+    outcomes: list[Outcome | None] = [None for _ in calls]
+    if jobs < 2 or len(calls) < 2:
+        return outcomes
     try:
         session = await prober.session()
     except RequestFailed:
-        return  # each call will say so on its own
+        return outcomes  # each call will say so on its own
     order = itertools.count()
     waiting: dict[int, int] = {}  # call index -> when it was sent
     unblocked: set[int] = set()  # calls a later-sent call was answered while they waited
@@ -77,7 +79,7 @@ async def _together(
     async def make(index: int) -> None:
         nonlocal broken
         async with limiter:
-            if broken:
+            if broken or stop():
                 return
             if waiting:
                 overlapped.update([*waiting, index])
@@ -99,6 +101,7 @@ async def _together(
             group.start_soon(make, index)
     if broken:
         await prober.close()
+    return outcomes
 
 
 def _answered_plainly(outcome: Outcome) -> bool:

@@ -6,9 +6,10 @@ isError explaining the bad input: correct behaviour),
 crash, timeout, protocol error (findings), skipped (an input JSON cannot carry: never sent). Crashes of a
 tool that fail the same way (`signature`: the class and the message with its numbers blotted out) are
 shrunk once: a tool that fails every call costs its inputs and one shrink. Tools are spread over `jobs`
-workers, each with its own server; results are reported in tool order whatever the scheduling, so a seed
-always prints the same results. A `max_time_s` budget stops between calls: the tool under way keeps what it
-found, the tools not started are reported as not reached.
+workers, each with its own server, and a worker left more than one of the `jobs` sends that many of its
+tool's inputs at once (a crash or hang is still blamed on its own input); results are reported in tool order
+whatever the scheduling, so a seed always prints the same results. A `max_time_s` budget stops between
+calls: the tool under way keeps what it found, the tools not started are reported as not reached.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import anyio
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status, Step
 from toolproof.probe.cases import server_block
+from toolproof.probe.concurrent import Call, call_together
 from toolproof.probe.connection import Prober
 from toolproof.probe.fuzz_inputs import FuzzInput, fuzz_inputs
 from toolproof.probe.outcome import Outcome
@@ -96,21 +98,33 @@ def signature(outcome: Outcome, verdict: Verdict) -> str:
     return f"{verdict.value}: {' '.join(text.split())}"
 
 
-async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None) -> list[Probe]:
+async def fuzz_tool(
+    prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None, in_flight: int = 1
+) -> list[Probe]:
     """Every input for one tool, in order; the first crash of each signature is shrunk before the next
     input, later ones share its minimised input; after HANG_LIMIT timeouts in a row, or once `clock` runs
-    out, the remaining inputs are not sent."""
+    out, the remaining inputs are not sent. With `in_flight` above 1 the inputs are first sent that many at
+    once (`concurrent.call_together`); the walk in order then uses the answers that are surely their input's
+    and sends the others alone, so every class is the one-at-a-time class."""
     clock = clock or Clock(None)
     name = tool_name(tool)
+    items = list(fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs))
+    sendable = [index for index, item in enumerate(items) if item.sendable]
+    calls = [Call(name, items[index].arguments) for index in sendable]
+    early = await call_together(prober, calls, in_flight, stop=clock.out)
+    answered = {sendable[place]: outcome for place, outcome in enumerate(early) if outcome is not None}
     probes: list[Probe] = []
     shrunk: dict[str, tuple[Any, int]] = {}  # signature -> minimised input, calls spent on it
     hangs = 0
-    for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
-        if not item.sendable or hangs >= HANG_LIMIT or clock.out():
-            why = NOT_JSON if not item.sendable else OUT_OF_TIME if clock.out() else HUNG
+    for index, item in enumerate(items):
+        late = clock.out() and index not in answered  # what was sent in time is kept
+        if not item.sendable or hangs >= HANG_LIMIT or late:
+            why = NOT_JSON if not item.sendable else OUT_OF_TIME if late else HUNG
             probes.append(Probe(name, item, Verdict.SKIPPED, None, unsent=why))
             continue
-        outcome = await prober.call(name, item.arguments)
+        outcome = answered.get(index)
+        if outcome is None:
+            outcome = await prober.call(name, item.arguments)
         verdict = classify(outcome, valid_input=False, malformed=not isinstance(item.arguments, dict))
         hangs = hangs + 1 if verdict is Verdict.TIMEOUT else 0
         if verdict is not Verdict.CRASH:
@@ -138,11 +152,14 @@ async def fuzz_tools(
     done: Callable[[int, list[Probe]], None],
     started: Callable[[int], None] = lambda index: None,
 ) -> list[list[Probe] | None]:
-    """Fuzz the tools on `plan.jobs` workers (each its own server); `started(index)` before and
-    `done(index, probes)` after each tool. A tool not started before `plan.max_time_s` ran out is None."""
+    """Fuzz the tools on up to `plan.jobs` workers (each its own server), each with `plan.jobs` // workers
+    calls in flight, so never more than `plan.jobs` in all; `started(index)` before and `done(index, probes)`
+    after each tool. A tool not started before `plan.max_time_s` ran out is None."""
     outcomes: list[list[Probe] | None] = [None for _ in tools]
     next_index = iter(range(len(tools)))
     clock = Clock(plan.max_time_s)
+    workers = max(1, min(plan.jobs, len(tools)))
+    in_flight = max(1, plan.jobs // workers)
 
     async def worker() -> None:
         async with Prober(spec) as prober:
@@ -150,12 +167,12 @@ async def fuzz_tools(
                 if clock.out():
                     continue
                 started(index)
-                probes = await fuzz_tool(prober, tools[index], plan, clock)
+                probes = await fuzz_tool(prober, tools[index], plan, clock, in_flight)
                 outcomes[index] = probes
                 done(index, probes)
 
     async with anyio.create_task_group() as group:
-        for _ in range(max(1, min(plan.jobs, len(tools)))):
+        for _ in range(workers):
             group.start_soon(worker)
     return outcomes
 

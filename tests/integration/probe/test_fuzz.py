@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tests.integration.probe.conftest import Probed, target
+from tests.integration.probe.conftest import ROOT, Probed, target
 
 from toolproof.cli import main
 
@@ -214,3 +215,23 @@ def test_each_input_is_a_step_with_its_answer_and_class(probe: Callable[..., Pro
         "failure": "timeout",
         "message": "tools/call hang: no answer within 1s",
     }
+
+
+SLOW = ROOT / "tests" / "servers" / "slow_server.py"
+
+
+def test_jobs_left_over_send_one_tools_inputs_at_once(probe: Callable[..., Probed]) -> None:
+    slow = shlex.join([sys.executable, str(SLOW), "--delay", "2"])
+    argv = ("fuzz", "--server", slow, "--tool", "work", "--runs", "8", "--seed", "5", "--max-time", "6s")
+    alone, together = probe(*argv, "--timeout", "10s"), probe(*argv, "--timeout", "10s", "-j", "8")
+    assert "--max-time ran out" in alone.report["results"][0]["name"]  # 2 s an input, one after another
+    assert together.verdicts() == {"work: 8 inputs (7 passed, 1 rejected, 0 skipped)": "PASS"}
+
+
+def test_inputs_sent_at_once_get_the_classes_of_one_at_a_time(probe: Callable[..., Probed]) -> None:
+    server = target("--only", "crash,hang,boom_on_long,bad_reply,traceback,picky")
+    argv = ("fuzz", "--server", server, "--seed", "3", "--runs", "12", "--timeout", "1s")
+    alone, together = probe(*argv), probe(*argv, "-j", "24")  # 6 servers, 4 inputs in flight on each
+    assert together.verdicts() == alone.verdicts()
+    failures = [r["failure"] for r in alone.report["results"]]
+    assert [r["failure"] for r in together.report["results"]] == failures
