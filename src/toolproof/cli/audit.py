@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import jobs_arg, output_dir_arg
+from toolproof.cli.options import add_jobs_option, output_dir_arg
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import UsageError
 
@@ -45,14 +45,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--include-writes", action="store_true", help="also call tools annotated destructive or not read-only"
     )
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=jobs_arg,
-        default=DEFAULT_JOBS,
-        metavar="N",
-        help=f"calls in flight at once on the server (default {DEFAULT_JOBS}); a call that may have crashed "
-        "or hung it is made again alone, so every verdict is the one-at-a-time verdict",
+    add_jobs_option(
+        parser,
+        DEFAULT_JOBS,
+        f"calls in flight at once on the server (default {DEFAULT_JOBS}); a call that may have crashed or "
+        "hung it is made again alone, so every verdict is the one-at-a-time verdict",
     )
     parser.add_argument(
         "--output",

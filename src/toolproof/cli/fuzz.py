@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.cli.options import duration_arg, jobs_arg, output_dir_arg
+from toolproof.cli.options import add_jobs_option, duration_arg, jobs_arg, output_dir_arg
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import UsageError
 
@@ -58,15 +58,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--tool", action="append", default=[], metavar="NAME", help="fuzz only this tool (repeatable)"
     )
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=jobs_arg,
-        default=1,
-        metavar="N",
-        help="calls in flight at once: tools fuzzed at once, each on its own server, and a server left "
-        "more than one sends that many of its tool's inputs at once (a crash or hang is still blamed on its "
-        "own input)",
+    add_jobs_option(
+        parser,
+        1,
+        "calls in flight at once: tools fuzzed at once, each on its own server, and a server left more than "
+        "one sends that many of its tool's inputs at once (a crash or hang is still blamed on its own input)",
     )
     parser.add_argument(
         "--max-time",

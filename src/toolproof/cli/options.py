@@ -57,6 +57,11 @@ def jobs_arg(text: str) -> int:
     return _whole_number(text, 1, None, "a whole number >= 1")
 
 
+def add_jobs_option(parser: argparse.ArgumentParser, default: int, help: str) -> None:
+    """`-j/--jobs N` (a whole number of one or more) with `default` and `help`."""
+    parser.add_argument("-j", "--jobs", type=jobs_arg, default=default, metavar="N", help=help)
+
+
 def shard_arg(text: str) -> str:
     """`K/N` for --shard, checked here so a bad value is an argparse error."""
     from toolproof.load.selection import SelectionError
