@@ -3,7 +3,8 @@
 
 Every scenario passes, except those whose test server is itself broken (BROKEN_SERVERS) and those that need
 what is not built yet (EXPECTED_FAILURES), each with the reason; those must still fail, so neither table can
-go stale unnoticed.
+go stale unnoticed. Outside the auth scenarios, toolproof's own verdict on the suite it ran is checked too:
+every case passes, except the calls the scenario means to be refused (REFUSED_CALLS).
 """
 
 from __future__ import annotations
@@ -130,6 +131,9 @@ EXPECTED_FAILURES = {
     ("0.2.0-alpha.12", "sep-2640-client-verify-size"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-frontmatter"): SKILLS,
 }
+# Scenario -> (how many of its cases toolproof must fail, the words each of their failures carries).
+REFUSED_CALLS: dict[str, tuple[int, str]] = {}
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed", re.MULTILINE)
 # Measured timing under load: the retry-timing check warns when the reconnect came later than asked.
 TIMING_CHECKS = {"client-sse-retry-timing"}
 
@@ -180,10 +184,17 @@ def run_scenario(release: Release, scenario: str, modern: bool, out: Path) -> Ou
 
 @pytest.fixture(scope="module")
 def outcomes(
-    tmp_path_factory: pytest.TempPathFactory, listings: dict[str, dict[str, list[str]]]
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    listings: dict[str, dict[str, list[str]]],
 ) -> Iterator[dict[tuple[str, str], Future[Outcome]]]:
-    """Every scenario's checks and toolproof's output, to come: run AT_ONCE at a time, in test order, so that
-    each test waits only for its own scenario."""
+    """The checks and toolproof's output of every scenario selected (`-k`), to come: run AT_ONCE at a time,
+    in test order, so that each test waits only for its own scenario."""
+    selected = {
+        (item.callspec.params["release"], item.callspec.params["scenario"])
+        for item in request.session.items
+        if isinstance(item, pytest.Function) and item.originalname == "test_client_scenario"
+    }
     out = tmp_path_factory.mktemp("conformance")
     with ThreadPoolExecutor(AT_ONCE) as pool:
         yield {
@@ -195,6 +206,7 @@ def outcomes(
                 out / str(i),
             )
             for i, (name, scenario) in enumerate(RUNS)
+            if (name, scenario) in selected
         }
 
 
@@ -221,3 +233,14 @@ def test_client_scenario(
         assert failed, f"{release} {scenario} passes now: remove it from EXPECTED_FAILURES"
     else:
         assert not failed, f"{release} {scenario}:\n" + "\n".join(failed) + f"\ntoolproof printed:\n{printed}"
+        if not scenario.startswith("auth/"):
+            assert_toolproof_verdict(scenario, printed)
+
+
+def assert_toolproof_verdict(scenario: str, printed: str) -> None:
+    """toolproof failed exactly the cases the scenario means it to refuse, and said why."""
+    summary = SUMMARY.search(printed)
+    assert summary, f"{scenario}: toolproof printed no summary:\n{printed}"
+    refused, reason = REFUSED_CALLS.get(scenario, (0, ""))
+    assert int(summary[2]) == refused, f"{scenario}: toolproof printed:\n{printed}"
+    assert printed.count(reason) >= refused

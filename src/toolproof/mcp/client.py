@@ -3,13 +3,14 @@ everything that came back.
 
 Requests go out exactly as built and results come back exactly as sent (camelCase wire keys), checked
 only against the protocol schema: no client-side output-schema validation, no implicit tools/list.
-In the 2026-07-28 era, a result that asks for input (sampling, elicitation, roots) is answered from the
-same mocks that answer the handshake era's server-to-client requests, and the request is sent again.
-Every failure is raised as `RequestFailed`.
+In the 2026-07-28 era, a result without `resultType` is complete, and a result that asks for input
+(sampling, elicitation, roots) is answered from the same mocks that answer the handshake era's
+server-to-client requests, and the request is sent again. Every failure is raised as `RequestFailed`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 from collections.abc import Iterator
@@ -21,14 +22,15 @@ import mcp_types as types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
-from pydantic import BaseModel, ConfigDict
+from mcp_types.methods import validate_server_result
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof import __version__
-from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, excerpt, expected
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.sdk_private import TransportStreams
-from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.spec import ConnectSpec, ProtocolMode
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
@@ -40,6 +42,8 @@ MAX_PAGES = 1000
 MAX_INPUT_ROUNDS = 10
 STATE_ONLY_WAIT_S = 0.05
 INPUT_REQUIRED = "input_required"
+COMPLETE = "complete"
+HANDSHAKE_ERA = "2025-11-25"
 MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
 SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"
@@ -83,17 +87,26 @@ class Session:
 
     `notifications` holds every server notification so far, in arrival order, each stamped with
     seconds since `open_session` began; `mark()` is an index into it. `stderr` is the server's stderr
-    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC.
+    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC. `mode` is the era
+    asked for (`--protocol`).
     """
 
     def __init__(
-        self, client: Client, tap: WireTap, channel: Channel, server: ServerProcess | None, timeout: float
+        self,
+        client: Client,
+        tap: WireTap,
+        channel: Channel,
+        server: ServerProcess | None,
+        timeout: float,
+        *,
+        mode: ProtocolMode = "legacy",
     ) -> None:
         self._client = client
         self._tap = tap
         self._channel = channel
         self._server = server
         self._timeout = timeout
+        self._mode = mode
         self._progress_token: str | None = None
         self._progress_calls = 0
         self._tools: dict[str, dict[str, Any]] | None = None
@@ -177,8 +190,35 @@ class Session:
         return result
 
     async def _send(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        try:
+            result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        except ValidationError as error:
+            return self._complete_by_default(method, error)
         return result.wire()
+
+    def _complete_by_default(self, method: str, error: ValidationError) -> dict[str, Any]:
+        """The result the SDK refused in `error`, as sent, when its only fault is a missing `resultType`: that
+        means `complete` (2026-07-28, SEP-2322). A result that is still invalid as `complete` is named as the
+        handshake era's answer it looks like."""
+        sent = _untyped_result(error)
+        if sent is None:
+            raise error
+        try:
+            validate_server_result(method, self.protocol_version, {**sent, "resultType": COMPLETE})
+        except ValidationError as still:
+            raise RuntimeError(self._handshake_era_reply(sent, still)) from still
+        return sent
+
+    def _handshake_era_reply(self, sent: dict[str, Any], error: ValidationError) -> str:
+        """Why a result without `resultType` is not valid in this era, and what to run instead."""
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "result"
+        instead = f"--protocol {HANDSHAKE_ERA}" + (" or --protocol auto" if self._mode != "auto" else "")
+        return (
+            f"the server did not answer in the {self.protocol_version} era ({where}: {problem['msg']}): it "
+            f"sent a result without resultType, as a server of the {HANDSHAKE_ERA} handshake era does "
+            f"({excerpt(json.dumps(sent, ensure_ascii=False, default=str))}); run with {instead}"
+        )
 
     async def _with_input(self, params: dict[str, Any] | None, asked: dict[str, Any]) -> dict[str, Any]:
         """`params` for the retry of a request whose result asked for input: the mocks' answers to its
@@ -290,7 +330,6 @@ class Session:
                 stderr=self.stderr,
                 fault=self._channel.fault,
                 timeout=self._timeout,
-                era=self.protocol_version,
             )
             raise RequestFailed(failure, self.stderr) from error
 
@@ -307,6 +346,17 @@ class Session:
 
 def _page(cursor: str | None) -> dict[str, Any] | None:
     return {"cursor": cursor} if cursor is not None else None
+
+
+def _untyped_result(error: ValidationError) -> dict[str, Any] | None:
+    """The result the SDK validated, when `error` says it lacks a top-level `resultType`."""
+    for problem in error.errors():
+        location = problem["loc"]
+        top_level = len(location) == 1 or (len(location) == 2 and isinstance(location[0], str))
+        if problem["type"] == "missing" and location[-1:] == ("resultType",) and top_level:
+            sent = problem.get("input")
+            return dict(sent) if isinstance(sent, dict) else None
+    return None
 
 
 def _is_initialize(message: types.JSONRPCMessage) -> bool:
@@ -348,4 +398,4 @@ async def initialize(
         fault = channel.fault if channel is not None else None
         failure = classify(error, during=during, stderr=stderr, fault=fault, timeout=spec.request_timeout)
         raise RequestFailed(failure, stderr) from error
-    return Session(client, tap, channel, server, spec.request_timeout)
+    return Session(client, tap, channel, server, spec.request_timeout, mode=spec.protocol)

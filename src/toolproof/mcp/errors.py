@@ -4,7 +4,6 @@ The SDK and httpx load only when an error is classified, so that starting a serv
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,7 +32,6 @@ _SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
 _STDERR_HINT_LINES = 3
 _STDERR_HINT_CHARS = 300
 _REPLY_EXCERPT_CHARS = 200
-MODERN_ERA = "2026-07-28"
 
 
 class RequestFailed(Exception):
@@ -118,13 +116,11 @@ def classify(
     stderr: str = "",
     fault: TransportFault | None = None,
     timeout: float | None = None,
-    era: str | None = None,
 ) -> Failure:
     """Turn an exception from the SDK, the transport or the process into a Failure a person can act on.
 
     `during` names the operation ("initialize", "tools/call echo"); `fault` is what the transport saw
-    go wrong, if anything; `timeout` is the request timeout that applied; `era` the protocol version the
-    session speaks.
+    go wrong, if anything; `timeout` is the request timeout that applied.
     """
     import httpx2
     from mcp.shared.exceptions import MCPError
@@ -134,7 +130,7 @@ def classify(
     if isinstance(error, MCPError):
         return _from_error_response(error, during, stderr, fault, timeout)
     if isinstance(error, ValidationError):
-        return Failure(kind=FailureKind.PROTOCOL, message=_invalid_reply(error, during, era), details=details)
+        return Failure(kind=FailureKind.PROTOCOL, message=_invalid_reply(error, during), details=details)
     if isinstance(error, RuntimeError):
         return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error}", details=details)
     if isinstance(error, TimeoutError):
@@ -155,24 +151,16 @@ def classify(
     return _transportish(FailureKind.TRANSPORT, f"{during}: {type(error).__name__}: {error}", stderr, details)
 
 
-def _invalid_reply(error: ValidationError, during: str, era: str | None) -> str:
-    """Why a reply failed the protocol schema; in the 2026-07-28 era, a reply in the handshake era's form
-    (no `resultType`) is named as such, with what the server sent."""
+def _invalid_reply(error: ValidationError, during: str) -> str:
+    """Why a reply failed the protocol schema."""
     problems = error.errors()
-    untyped = all(p["type"] == "missing" and p["loc"][-1:] == ("resultType",) for p in problems)
-    if era == MODERN_ERA and untyped:
-        sent = _excerpt(json.dumps(problems[0].get("input"), ensure_ascii=False, default=str))
-        return (
-            f"{during}: the server did not answer in the {era} era: it sent a result without resultType, "
-            f"as a server of the 2025-11-25 handshake era does ({sent}); run with --protocol 2025-11-25 "
-            "or --protocol auto"
-        )
     where = ".".join(str(part) for part in problems[0]["loc"]) or "result"
     problem = f"{error.error_count()} errors; {where}: {problems[0]['msg']}"
     return f"{during}: the server's reply is not valid MCP ({problem})"
 
 
-def _excerpt(text: str) -> str:
+def excerpt(text: str) -> str:
+    """`text`, cut to a length that fits a one-line message."""
     return text if len(text) <= _REPLY_EXCERPT_CHARS else text[:_REPLY_EXCERPT_CHARS] + "..."
 
 
@@ -204,7 +192,7 @@ def _unreadable(error: MCPError, fault: TransportFault | None) -> str:
     """Why the SDK could not read a reply: what the transport saw, else the SDK's own words, shortened."""
     if fault is not None and fault.kind is FailureKind.PROTOCOL:
         return fault.message
-    return f"the server's reply is not JSON-RPC ({_excerpt(' '.join(error.message.split()))})"
+    return f"the server's reply is not JSON-RPC ({excerpt(' '.join(error.message.split()))})"
 
 
 def _url_of(error: httpx2.HTTPError) -> str:
