@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conformance.client_adapter import INVALID_HEADER_TOOLS
 
 ROOT = Path(__file__).parents[2]
 ADAPTER = Path(__file__).with_name("client_adapter.py")
@@ -117,22 +118,21 @@ ISSUER_MISMATCH = "Authorization server metadata issuer mismatch"
 BROKEN_SERVERS = {("0.1.16", "auth/2025-03-26-oauth-metadata-backcompat"): ISSUER_MISMATCH}
 AUTH_HELPER = "not built yet: helper auth"
 SKILLS = "not built yet: assert_skills (issue 24)"
-HEADERS = "not built yet: SEP-2243 Mcp-Param headers"
 EXPECTED_FAILURES = {
     ("0.1.16", "auth/cross-app-access-complete-flow"): AUTH_HELPER,
     ("0.2.0-alpha.12", "auth/enterprise-managed-authorization"): AUTH_HELPER,
     ("0.2.0-alpha.12", "auth/dpop"): AUTH_HELPER,
     ("0.2.0-alpha.12", "auth/dpop-nonce"): AUTH_HELPER,
     ("0.2.0-alpha.12", "auth/wif-jwt-bearer"): AUTH_HELPER,
-    ("0.2.0-alpha.12", "http-custom-headers"): HEADERS,
-    ("0.2.0-alpha.12", "http-invalid-tool-headers"): HEADERS,
     ("0.2.0-alpha.12", "sep-2640-client-no-prefetch"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-digest"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-size"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-frontmatter"): SKILLS,
 }
 # Scenario -> (how many of its cases toolproof must fail, the words each of their failures carries).
-REFUSED_CALLS: dict[str, tuple[int, str]] = {}
+REFUSED_CALLS = {
+    "http-invalid-tool-headers": (len(INVALID_HEADER_TOOLS), "x-mcp-header declaration is invalid"),
+}
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed", re.MULTILINE)
 # Measured timing under load: the retry-timing check warns when the reconnect came later than asked.
 TIMING_CHECKS = {"client-sse-retry-timing"}

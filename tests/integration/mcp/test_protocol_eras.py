@@ -14,7 +14,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec, Mocks, ProtocolMode
 from toolproof.model.result import FailureKind
-from toolproof.model.server_config import ElicitationMock, SamplingMock
+from toolproof.model.server_config import ElicitationMock, SamplingMock, Transport
 
 pytestmark = pytest.mark.servers
 
@@ -144,3 +144,27 @@ async def test_the_same_server_in_auto_mode_falls_back_to_the_handshake() -> Non
         assert session.protocol_version == "2025-11-25"
     assert result["content"] == [{"type": "text", "text": "hi"}]
 
+
+@pytest.mark.parametrize("protocol", ["2026-07-28", "auto"])
+async def test_x_mcp_header_parameters_are_mirrored_over_http(
+    travel_http_url: str, protocol: ProtocolMode
+) -> None:
+    """travel checks that Mcp-Param-City carries the city (it answers -32020 when the header is missing); the
+    tools are listed once, before the first call."""
+    spec = ConnectSpec(transport=Transport.HTTP, url=travel_http_url, protocol=protocol)
+    async with open_session(spec) as session:
+        oslo = await session.call_tool("forecast", {"city": "Oslo"})
+        kyoto = await session.call_tool("forecast", {"city": "Kyoto"})
+        sent = methods(session.wire, "out")
+        excluded = session.excluded_tools
+    assert oslo["structuredContent"]["city"] == "Oslo" and kyoto["structuredContent"]["city"] == "Kyoto"
+    assert [m for m in sent if m.startswith("tools/")] == ["tools/list", "tools/call", "tools/call"]
+    assert excluded == {}
+
+
+async def test_the_handshake_era_over_http_lists_no_tools_before_a_call(travel_http_url: str) -> None:
+    spec = ConnectSpec(transport=Transport.HTTP, url=travel_http_url, protocol="legacy")
+    async with open_session(spec) as session:
+        await session.call_tool("forecast", {"city": "Oslo"})
+        sent = methods(session.wire, "out")
+    assert "tools/list" not in sent
