@@ -136,6 +136,7 @@ def server_options(
     reuse_server: bool = False,
 ) -> ServerOptions:
     """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
+    from toolproof.mcp.spec import protocol_mode
     from toolproof.sources.options import ServerOptions
 
     if fixture is not None and not Path(fixture).is_dir():
@@ -144,8 +145,10 @@ def server_options(
         raise UsageError(f"--timeout must be greater than 0, got {timeout:g}")
     if subscription_wait < 0:
         raise UsageError(f"--subscription-wait must not be negative, got {subscription_wait:g}")
-    if protocol not in ("2025-11-25", "2026-07-28", "auto"):
-        raise UsageError(f"--protocol {protocol!r}: expected 2025-11-25, 2026-07-28 or auto")
+    try:
+        mode = protocol_mode(protocol)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if isinstance(server, str):
         try:
             override = tuple(shlex.split(server))
@@ -160,7 +163,7 @@ def server_options(
         subscription_wait_s=subscription_wait,
         server_override=override,
         docker=docker or "",
-        protocol="legacy" if protocol == "2025-11-25" else protocol,
+        protocol=mode,
         reuse_server=reuse_server,
     )
 

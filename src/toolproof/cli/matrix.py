@@ -19,7 +19,12 @@ from toolproof.cli.author_options import (
     server_options,
     suite_paths,
 )
-from toolproof.cli.options import add_output_options, add_subscription_wait_option, duration_arg
+from toolproof.cli.options import (
+    add_output_options,
+    add_protocol_option,
+    add_subscription_wait_option,
+    duration_arg,
+)
 
 if TYPE_CHECKING:
     from toolproof.model.server_config import ServerConfig
@@ -44,6 +49,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--timeout", type=duration_arg, default=30.0, metavar="DURATION",
                         help="per-case timeout (default 30s)")
     add_subscription_wait_option(parser)
+    add_protocol_option(parser)
     parser.add_argument("--output", type=Path, metavar="FILE",
                         help="also write the table: as JSON when FILE ends in .json, else as Markdown")
     add_output_options(parser)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 from urllib.parse import urlsplit
 
-from toolproof.cli.options import add_output_options, duration_arg
+from toolproof.cli.options import add_output_options, add_protocol_option, duration_arg
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True
         metavar="DURATION",
         help=f"limit for each call, e.g. 5s (default {DEFAULT_TIMEOUT})",
     )
+    add_protocol_option(parser)
     add_output_options(parser)
 
 
@@ -73,9 +74,10 @@ def parse_headers(text: str) -> dict[str, str]:
 
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     """The spec for --server/--transport/--headers/--timeout; raises UsageError."""
-    from toolproof.mcp.spec import ConnectSpec
+    from toolproof.mcp.spec import ConnectSpec, protocol_mode
     from toolproof.model.server_config import Transport
 
+    protocol = protocol_mode(args.protocol)
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))
     transport = Transport(args.transport or ("http" if is_url else "stdio"))
@@ -83,7 +85,9 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     if transport is not Transport.STDIO:
         if not is_url:
             raise UsageError(f"--transport {transport.value} needs an http:// or https:// URL as --server")
-        return ConnectSpec(transport=transport, url=server, headers=headers, request_timeout=args.timeout)
+        return ConnectSpec(
+            transport=transport, url=server, headers=headers, request_timeout=args.timeout, protocol=protocol
+        )
     if is_url:
         raise UsageError("--server is a URL: give --transport sse or http")
     try:
@@ -100,6 +104,7 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         args=tuple(command[1:]),
         env=dict(os.environ),
         request_timeout=args.timeout,
+        protocol=protocol,
     )
 
 

@@ -34,7 +34,7 @@ from toolproof.mcp.errors import RequestFailed, TransportFault, classify, excerp
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.sdk_private import TransportStreams, mirror_tool_headers
-from toolproof.mcp.spec import ConnectSpec, ProtocolMode
+from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec, ProtocolMode
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
@@ -48,7 +48,6 @@ MAX_INPUT_ROUNDS = 10
 STATE_ONLY_WAIT_S = 0.05
 INPUT_REQUIRED = "input_required"
 COMPLETE = "complete"
-HANDSHAKE_ERA = "2025-11-25"
 MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
 SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"

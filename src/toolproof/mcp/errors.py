@@ -29,6 +29,12 @@ _UNREADABLE_STAND_INS = (
     "Unexpected content type: ",
 )
 _SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
+# The error codes the 2026-07-28 revision defines, by name.
+MCP_ERRORS = {
+    -32020: "HeaderMismatch",
+    -32021: "MissingRequiredClientCapability",
+    -32022: "UnsupportedProtocolVersion",
+}
 _STDERR_HINT_LINES = 3
 _STDERR_HINT_CHARS = 300
 _REPLY_EXCERPT_CHARS = 200
@@ -185,7 +191,26 @@ def _from_error_response(
         return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
     details.update(code=error.code, message=error.message, data=error.data)
     message = f"{during}: the server answered with JSON-RPC error {error.code}: {error.message}"
+    name = MCP_ERRORS.get(error.code)
+    if name is not None:
+        details["error"] = name
+        message = f"{during}: the server answered with {name} ({error.code}): {error.message}"
+        message += _what_it_wants(error.data)
     return Failure(kind=FailureKind.RPC_ERROR, message=message, details=details)
+
+
+def _what_it_wants(data: Any) -> str:
+    """What the data of a 2026 error asks for: the protocol versions the server supports, or the client
+    capabilities it requires."""
+    if not isinstance(data, dict):
+        return ""
+    supported = data.get("supported")
+    if isinstance(supported, list) and supported:
+        return f" (it supports {', '.join(str(version) for version in supported)})"
+    required = data.get("requiredCapabilities")
+    if isinstance(required, dict) and required:
+        return f" (it requires the client capabilities {', '.join(str(name) for name in required)})"
+    return ""
 
 
 def _unreadable(error: MCPError, fault: TransportFault | None) -> str:

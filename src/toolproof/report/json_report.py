@@ -124,6 +124,8 @@ class JsonReport:
         }
         if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
             entry["shared_server"] = result.shared_server
+        if result.protocol is not None:  # the protocol revision spoken with the case's server
+            entry["protocol"] = result.protocol
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -91,6 +91,8 @@ class JUnitReport:
             )
         if result.shared_server is not None:  # --reuse-server: cases with the same value shared a server
             properties["shared_server"] = str(result.shared_server)
+        if result.protocol is not None:  # the protocol revision spoken with the case's server
+            properties["protocol"] = result.protocol
         if properties:
             _properties(case, properties)
         if result.status is Status.SKIP:

@@ -211,6 +211,8 @@ class TerminalReport:
             lines.append(self._indented(f"phases: {self._line(phases)}", "dim"))
         if self._verbosity >= Verbosity.VERBOSE and result.shared_server is not None:
             lines.append(self._indented(f"shared server #{result.shared_server}", "dim"))
+        if self._verbosity >= Verbosity.VERBOSE and result.protocol is not None:
+            lines.append(self._indented(f"protocol {self._line(result.protocol)}", "dim"))
         if failed:
             lines.extend(self._details(result))
         return lines

@@ -57,13 +57,15 @@ class _Phases:
 class ServerExchange:
     """What came back from one case's conversation with its server: the observation, or the classified
     failure (timeout, failed request, failed setup) that stopped it; the server's stderr; seconds per
-    phase; the setup calls and the request with what came back, as the reports show them."""
+    phase; the setup calls and the request with what came back, as the reports show them; the protocol
+    revision spoken with the server (None when no connection was made)."""
 
     observation: Observation | None
     failure: Failure | None
     stderr: str
     phases: dict[str, float]
     steps: list[Step] = field(default_factory=list)
+    protocol: str | None = None
 
 
 async def observe_case(
@@ -91,14 +93,14 @@ async def observe_case(
     except TimeoutError:
         message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
         failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps)
+        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps, run.protocol)
     except RequestFailed as error:
         stderr = error.stderr or run.stderr()
-        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps)
+        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps, run.protocol)
     except _SetupFailed as error:
-        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps)
+        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps, run.protocol)
     run.phases.lap("stop", "done")
-    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps)
+    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps, run.protocol)
 
 
 class _SetupFailed(Exception):
@@ -124,6 +126,7 @@ class _CaseRun:
         self.variables = variables
         self.expect = expect
         self.session: Session | None = None
+        self.protocol: str | None = None  # the revision spoken, once connected
         self.steps: list[Step] = []  # setup calls and the request, with what came back
 
     def stderr(self) -> str:
@@ -150,6 +153,7 @@ class _CaseRun:
 
     async def _talk(self, session: Session) -> Observation:
         block = self.case.block
+        self.protocol = session.protocol_version
         try:
             self.phases.lap("start", "setup")
             async with lending_when_idle(session.pid, self.on_waiting):
