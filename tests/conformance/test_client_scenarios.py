@@ -116,14 +116,8 @@ RELEASES = {
 # client refuse such metadata, and the SDK does; 0.2.0-alpha.12 publishes the matching issuer.
 ISSUER_MISMATCH = "Authorization server metadata issuer mismatch"
 BROKEN_SERVERS = {("0.1.16", "auth/2025-03-26-oauth-metadata-backcompat"): ISSUER_MISMATCH}
-AUTH_HELPER = "not built yet: helper auth"
 SKILLS = "not built yet: assert_skills (issue 24)"
 EXPECTED_FAILURES = {
-    ("0.1.16", "auth/cross-app-access-complete-flow"): AUTH_HELPER,
-    ("0.2.0-alpha.12", "auth/enterprise-managed-authorization"): AUTH_HELPER,
-    ("0.2.0-alpha.12", "auth/dpop"): AUTH_HELPER,
-    ("0.2.0-alpha.12", "auth/dpop-nonce"): AUTH_HELPER,
-    ("0.2.0-alpha.12", "auth/wif-jwt-bearer"): AUTH_HELPER,
     ("0.2.0-alpha.12", "sep-2640-client-no-prefetch"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-digest"): SKILLS,
     ("0.2.0-alpha.12", "sep-2640-client-verify-size"): SKILLS,

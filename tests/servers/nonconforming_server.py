@@ -29,6 +29,7 @@ BREAKS = {
     "stray-progress": "sends progress for a token nobody sent",
     "unannounced-list-changed": "sends tools/list_changed without declaring listChanged",
     "cancel-crash": "exits on a cancellation for a request it never saw",
+    "no-ping": "has no ping (answers it with -32601, as for any unknown method)",
 }
 assert MODE == "conforming" or MODE in BREAKS, f"unknown mode {MODE}"
 
@@ -122,7 +123,7 @@ def handle(message: dict[str, Any]) -> None:
             send({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"})
         if MODE == "unannounced-list-changed":
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-    elif method == "ping":
+    elif method == "ping" and MODE != "no-ping":
         result(ident, {"busy": True} if MODE == "busy-ping" else {})
     elif method == "tools/list":
         list_tools(ident, params)

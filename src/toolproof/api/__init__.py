@@ -13,6 +13,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -21,13 +22,18 @@ from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
+from toolproof.api.scan import scan as scan
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
+    from toolproof.load.shards import Shard, Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.probe.load import LoadPlan, LoadReport
+    from toolproof.report.resume import Resume
+    from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
     from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
@@ -39,7 +45,10 @@ __all__ = [
     "check_traces",
     "collect_suite",
     "evaluate",
+    "measure_load",
+    "merge_reports",
     "run_suite",
+    "scan",
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
@@ -53,22 +62,29 @@ def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path
     return [Path(each) for each in paths]
 
 
-def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
-    """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
-    pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
-    the cases found."""
+def collect_suite(
+    paths: Sequence[str | Path],
+    *,
+    select: str | None = None,
+    shard: str | None = None,
+    resume: str | Path | None = None,
+) -> Collection:
+    """Load the suite files `paths` name (directories are walked; a YAML file in them that holds no test
+    is skipped with a note) and keep the cases `select` (a `-k`
+    pattern) matches, and of those the ones of `shard` (`K/N`, see `load/shards.py`), less those the JSON
+    report `resume` of a stopped run holds results of (`report/resume.py`). Raises UsageError for a missing
+    path, a malformed pattern, shard or report, or a pattern that selects none of the cases found."""
     from toolproof import load
     from toolproof.load.sharing import share_servers
-
-    pattern = select
     from toolproof.model.server_case import Case
 
+    pattern = select
     if not paths:
         raise UsageError("give at least one suite file or directory")
+    part = parse_shard(shard)
+    stopped = read_resume(resume)
     try:
-        items = share_servers(
-            item for path in load.discover(path_list(paths)) for item in load.load_file(path)
-        )
+        items = share_servers(load.load_paths(path_list(paths)))
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
     except load.SuiteNotFound as missing:
@@ -77,7 +93,80 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
         raise UsageError(str(problem)) from None
     if found and not chosen:
         raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
-    return Collection(tuple(item for item in items if not isinstance(item, Case) or id(item) in chosen))
+    selected = [item for item in items if not isinstance(item, Case) or id(item) in chosen]
+    taken, sharded = load.take_shard(selected, part)
+    if stopped is None:
+        return Collection(tuple(taken), sharded)
+    left = load.unfinished(taken, stopped.finished)
+    return Collection(tuple(left), sharded, replace(stopped, order=load.run_order(taken)))
+
+
+def read_resume(path: str | Path | None) -> Resume | None:
+    """The stopped run's report `--resume` names (None without one); raises UsageError naming it."""
+    if path is None:
+        return None
+    from toolproof.report.html import ReportFormatError
+    from toolproof.report.resume import Resume
+
+    try:
+        return Resume.read(Path(path))
+    except ReportFormatError as problem:
+        raise UsageError(f"--resume {problem}") from None
+
+
+def parse_shard(text: str | None) -> Shard | None:
+    """`--shard K/N` as a `Shard` (None without one); raises UsageError for a malformed value."""
+    from toolproof.load import SelectionError
+    from toolproof.load.shards import Shard
+
+    try:
+        return None if text is None else Shard.parse(text)
+    except SelectionError as problem:
+        raise UsageError(str(problem)) from None
+
+
+def measure_load(plan: LoadPlan, *, handle_signals: bool = False) -> LoadReport:
+    """Load a server as `plan` says (`toolproof load`) and report what was measured. With `handle_signals`,
+    SIGINT, SIGTERM and SIGHUP stop it early (only from the main thread): the report then says so and holds
+    what was measured until then. Raises `probe.load.LoadError` when the server cannot be started or
+    reached."""
+    import anyio
+
+    from toolproof.probe.load import LoadError, Tally, run_load
+    from toolproof.run.interrupt import Interrupted, run_until_signal
+
+    tally = Tally.of(plan)
+    unreachable: list[LoadError] = []
+
+    async def main() -> None:
+        try:
+            await run_load(plan, tally)
+        except LoadError as error:  # raised below, never wrapped in the signal guard's exception group
+            unreachable.append(error)
+
+    outcome = run_until_signal(main) if handle_signals else anyio.run(main)
+    if unreachable:
+        raise unreachable[0]
+    return tally.report(plan, outcome.signal.name if isinstance(outcome, Interrupted) else None)
+
+
+def merge_reports(
+    paths: Sequence[str | Path], *, reports: Reports | None = None, sink: Sink | None = None
+) -> SuiteResult:
+    """The run the saved JSON reports `paths` make together (the shards of one `--shard K/N` split, in any
+    order, or reports without a shard, joined), sent to `reports` as a run of its own. Raises UsageError
+    naming the report that cannot be read, or the shard that is missing or repeated."""
+    from toolproof.report.html import ReportFormatError
+    from toolproof.report.merge import merge_reports as merged_run
+
+    try:
+        merged = merged_run(path_list(paths))
+    except ReportFormatError as problem:
+        raise UsageError(str(problem)) from None
+    title = (reports.title if reports else None) or merged.title
+    events = replace(reports or Reports(), title=title).sink((), sink)
+    report_results(merged.results, events, title, merged.duration_s)
+    return SuiteResult(tuple(merged.results), merged.duration_s)
 
 
 def run_suite(
@@ -194,7 +283,8 @@ def run_collection(
     _warn_unused_overrides(collection.cases, options)
     _warn_literal_fixture(collection.cases, options)
     secrets = run_secrets([case.server for case in collection.cases], options.environ)
-    events = (reports or Reports()).sink(secrets, sink)
+    given = reports or Reports()
+    events = replace(given, sharded=collection.sharded, resume=collection.resume).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
@@ -211,7 +301,7 @@ def run_collection(
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
-    return _suite_result(outcome, time.monotonic() - started)
+    return _suite_result(outcome, time.monotonic() - started, collection.sharded, collection.resume)
 
 
 def _last_durations(reports: Reports | None) -> dict[str, float]:
@@ -223,12 +313,19 @@ def _last_durations(reports: Reports | None) -> dict[str, float]:
     return last_durations(Path(reports.state_dir))
 
 
-def _suite_result(outcome: list[CaseResult] | Interrupted, duration_s: float) -> SuiteResult:
+def _suite_result(
+    outcome: list[CaseResult] | Interrupted,
+    duration_s: float,
+    sharded: Sharded | None = None,
+    resume: Resume | None = None,
+) -> SuiteResult:
+    """What a run gave: with `resume`, the stopped run's results beside its own."""
     from toolproof.run.interrupt import Interrupted
 
     if isinstance(outcome, Interrupted):
-        return SuiteResult((), duration_s, stopped_by=outcome.signal)
-    return SuiteResult(tuple(outcome), duration_s)
+        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded)
+    results = outcome if resume is None else resume.combined(outcome)
+    return SuiteResult(tuple(results), duration_s, sharded=sharded)
 
 
 def _names(cases: Sequence[Case], which: str = "") -> str:
@@ -282,6 +379,7 @@ def check_traces(
     last_failed: bool = False,
     failed_first: bool = False,
     maxfail: int = 0,
+    shard: str | None = None,
 ) -> SuiteResult:
     """Check the agent runs recorded in `traces` (files or directories) against the agent cases in `cases`,
     without running anything (and without importing the MCP SDK).
@@ -290,17 +388,28 @@ def check_traces(
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
     `last_failed`, `failed_first`, `maxfail`: as `run_collection`'s and `toolproof run`'s --lf, --ff and
-    --maxfail.
+    --maxfail. `shard`: only the cases of shard `K/N`, as `collect_suite` takes them.
     """
+    from toolproof.load import LoadError, take_shard
     from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
     from toolproof.run.trace_suite import check_runs, has_judge, pair
 
+    part = parse_shard(shard)
     zone = time_zone(timezone)
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs(path_list(traces), platform, response_path)
     loaded, errors = agent_cases(path_list(cases), recorded)
     order = _order(last_failed, failed_first)
     loaded = order(loaded) if order else loaded
+    whole = pair(loaded, runs)  # before sharding: which runs a case gets depends on the other cases
+    if loaded and runs and not any(whole.values()):
+        named = sorted({each.scenario for each in runs if each.scenario})
+        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    runs_of = {id(case): whole[index] for index, case in enumerate(loaded)}
+    both: list[AgentCase | LoadError] = [*errors, *loaded]
+    taken, sharded = take_shard(both, part)
+    errors = [item for item in taken if isinstance(item, LoadError)]
+    loaded = [item for item in taken if not isinstance(item, LoadError)]
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -308,17 +417,13 @@ def check_traces(
             f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
             "report them as not evaluated"
         )
-    pairs = pair(loaded, runs)
-    if loaded and runs and not any(pairs.values()):
-        named = sorted({each.scenario for each in runs if each.scenario})
-        raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
+    pairs = {index: runs_of[id(case)] for index, case in enumerate(loaded)}
     started = time.monotonic()
     results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
-    report_results(
-        results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
-    )
+    events = replace(reports or Reports(), sharded=sharded).sink((), sink)
+    report_results(results, events, "toolproof check", time.monotonic() - started)
     unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
-    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
+    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 
 def evaluate(
@@ -355,12 +460,22 @@ def evaluate(
     last_failed: bool = False,
     failed_first: bool = False,
     maxfail: int = 0,
+    shard: str | None = None,
+    max_rps: float | Mapping[str, float] | None = None,
+    resume: str | Path | None = None,
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
-    mean (`last_failed`, `failed_first`, `maxfail`: --lf, --ff, --maxfail)."""
+    mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
+    --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind)."""
     from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+
+    rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
+    for kind, rate in rates.items():
+        if rate <= 0:
+            raise UsageError(f"--max-rps {'' if kind == '*' else kind + '='}{rate:g}: must be greater than 0")
+    stopped = read_resume(resume)
 
     def path(value: str | Path | None) -> Path | None:
         return None if value is None else Path(value)
@@ -386,12 +501,20 @@ def evaluate(
         environ=environ,
         order=_order(last_failed, failed_first),
         maxfail=maxfail,
+        shard=parse_shard(shard),
+        max_rps=rates,
+        finished=stopped.finished if stopped else None,
     )
     started = time.monotonic()
-    outcome = run_eval(
-        request, lambda secrets: (reports or Reports()).sink(secrets, sink), handle_signals=handle_signals
-    )
-    return _suite_result(outcome, time.monotonic() - started)
+    chosen: list[tuple[Sharded | None, Resume | None]] = [(None, None)]
+
+    def sink_for(secrets: frozenset[str], selected: Selected) -> Sink:
+        resumed = replace(stopped, order=selected.order or ()) if stopped else None
+        chosen[0] = (selected.sharded, resumed)
+        return replace(reports or Reports(), sharded=selected.sharded, resume=resumed).sink(secrets, sink)
+
+    outcome = run_eval(request, sink_for, handle_signals=handle_signals)
+    return _suite_result(outcome, time.monotonic() - started, *chosen[0])
 
 
 def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:

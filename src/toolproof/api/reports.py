@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 if TYPE_CHECKING:
+    from toolproof.load.shards import Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.report.baseline import Entry
+    from toolproof.report.resume import Resume
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,8 @@ class Reports:
     `step_summaries`; the HTML page; the badge; this run's baseline (`save_baseline`) and the comparison
     with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
     the terminal; the last-failed record and each case's duration in `state_dir` (a server suite run with
-    the same `state_dir` starts the slowest cases first). Secret values are masked in each."""
+    the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records;
+    `resume`: a stopped run's results every report adds to this run's. Secret values are masked in each."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -36,6 +39,8 @@ class Reports:
     threshold: int | None = None
     state_dir: str | Path | None = None
     title: str | None = None
+    sharded: Sharded | None = None
+    resume: Resume | None = None
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`)."""
@@ -53,14 +58,25 @@ class Reports:
             from toolproof.report.json_report import JsonReport
 
             sinks.append(
-                JsonReport(str(self.json), secrets=masked, baseline=self._baseline(), title=self.title)
+                JsonReport(
+                    str(self.json),
+                    secrets=masked,
+                    baseline=self._baseline(),
+                    title=self.title,
+                    sharded=self.sharded,
+                )
             )
         if self.junit is not None:
             from toolproof.report.junit import JUnitReport
 
             sinks.append(JUnitReport(Path(self.junit), secrets=masked))
         sinks += self._file_sinks(masked)
-        return Broadcast([*sinks, *([also] if also is not None else [])])
+        every = Broadcast([*sinks, *([also] if also is not None else [])])
+        if self.resume is None:
+            return every
+        from toolproof.report.resume import ResumedSink
+
+        return ResumedSink(every, self.resume)
 
     def _baseline(self) -> dict[str, Entry] | None:
         return None if self.baseline is None else dict(self.baseline)

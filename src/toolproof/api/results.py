@@ -11,8 +11,10 @@ from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.load.errors import LoadError
+    from toolproof.load.shards import Sharded
     from toolproof.model.result import CaseResult
     from toolproof.model.server_case import Case
+    from toolproof.report.resume import Resume
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class SuiteResult:
     duration_s: float = 0.0
     stopped_by: signal.Signals | None = None
     nothing_ran: bool = False
+    sharded: Sharded | None = None  # --shard: the shard run and the whole selection it was taken from
 
     def _count(self, status: str) -> int:
         return sum(1 for result in self.results if result.status == status)
@@ -50,6 +53,8 @@ class SuiteResult:
         if self.stopped_by is not None:
             return ExitCode.stopped_by(self.stopped_by)
         status = exit_code_of(self.results)
+        if status == ExitCode.NO_TESTS and self.sharded is not None and self.sharded.order:
+            return ExitCode.OK  # an empty shard of a suite: a matrix job must not fail for it
         return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
 
     @property
@@ -71,9 +76,12 @@ def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
 
 @dataclass(frozen=True)
 class Collection:
-    """What a suite holds after selection: cases and the documents that did not load, in file order."""
+    """What a suite holds after selection: cases and the documents that did not load, in file order;
+    `sharded` when --shard took part of it; `resume` when --resume left out what a stopped run finished."""
 
     items: tuple[Case | LoadError, ...]
+    sharded: Sharded | None = None
+    resume: Resume | None = None
 
     @property
     def cases(self) -> list[Case]:

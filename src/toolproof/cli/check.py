@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             last_failed=args.last_failed,
             failed_first=args.failed_first,
             maxfail=args.maxfail or 0,
+            shard=args.shard,
         )
     except UsageError as problem:
         print(f"toolproof check: {problem}", file=sys.stderr)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-
-from toolproof.cli.options import percent_arg
+from pathlib import Path
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from toolproof.cli.report import add_gate_options
     from toolproof.cli.run import add_suite_options
 
     parser = commands.add_parser(
@@ -21,18 +21,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "load error, 5 no case ran, 128 + the signal number when stopped by a signal.",
     )
     add_suite_options(parser)
+    add_gate_options(parser, default_threshold=100)
     parser.add_argument(
-        "--threshold",
-        dest="pass_percent",
-        type=percent_arg,
-        default=100,
-        metavar="PERCENT",
-        help="minimum pass percentage of the non-skipped cases (default 100)",
-    )
-    parser.add_argument(
-        "--fail-on-regression",
-        action="store_true",
-        help="exit 1 when a case that passed in --baseline does not pass now (needs --baseline)",
+        "--merge",
+        type=Path,
+        metavar="DIR",
+        help="run nothing: merge the shard JSON reports under DIR (--shard K/N runs) and decide on the whole",
     )
     parser.set_defaults(handler=ci)
 
@@ -43,4 +37,24 @@ def ci(args: argparse.Namespace) -> int:
     if args.fail_on_regression and args.baseline is None:
         print("toolproof ci: --fail-on-regression needs --baseline FILE", file=sys.stderr)
         return 2
+    if args.merge is not None:
+        return _merge(args)
     return run(args)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """`ci --merge DIR`: the JSON reports under DIR (every `*.json`, in subdirectories too) as one run."""
+    from toolproof.cli.report import merge
+
+    if args.paths or args.suite or args.shard:
+        print("toolproof ci: --merge DIR runs nothing; give no suite path and no --shard", file=sys.stderr)
+        return 2
+    if not args.merge.is_dir():
+        print(f"toolproof ci: --merge {args.merge}: not a directory", file=sys.stderr)
+        return 2
+    found = sorted(path for path in args.merge.rglob("*.json") if path.is_file())
+    if not found:
+        print(f"toolproof ci: --merge {args.merge}: no JSON report in it", file=sys.stderr)
+        return 2
+    args.reports = found
+    return merge(args, "toolproof ci")

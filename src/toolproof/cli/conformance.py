@@ -6,10 +6,19 @@ import argparse
 import os
 import shlex
 import sys
+import time
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
-from toolproof.cli.options import add_output_options, duration_arg, reports
-from toolproof.exit_codes import ExitCode
+from toolproof.cli.options import (
+    add_cwd_option,
+    add_headers_option,
+    add_output_options,
+    duration_arg,
+    headers_from,
+    reports,
+    working_directory,
+)
+from toolproof.exit_codes import ExitCode, UsageError
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -36,9 +45,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="http",
         help="for a URL: Streamable HTTP (default) or the legacy SSE transport",
     )
-    parser.add_argument(
-        "--header", action="append", default=[], metavar="NAME:VALUE", help="an HTTP header (may repeat)"
-    )
+    add_headers_option(parser)
+    add_cwd_option(parser)
     parser.add_argument(
         "--timeout",
         type=duration_arg,
@@ -53,19 +61,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def conformance(args: argparse.Namespace) -> int:
     from toolproof.api import exit_code_of, report_results
+    from toolproof.cli.probing import source_path
     from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
     from toolproof.probe.conformance import run
     from toolproof.sources.connect import expand_auth
 
-    headers: dict[str, str] = {}
-    for header in args.header:
-        name, colon, value = header.partition(":")
-        if not colon or not name.strip():
-            print(f"{_NAME}: --header {header!r}: expected NAME:VALUE", file=sys.stderr)
-            return ExitCode.USAGE
-        headers[name.strip()] = value.strip()
+    try:
+        headers = headers_from(args, "conformance")
+    except UsageError as error:
+        print(f"{_NAME}: {error}", file=sys.stderr)
+        return ExitCode.USAGE
     try:
         auth = auth_from_args(args)
     except OSError as error:
@@ -93,9 +100,11 @@ def conformance(args: argparse.Namespace) -> int:
             command=command[0],
             args=tuple(command[1:]),
             env=dict(os.environ),
+            cwd=working_directory(args, "conformance"),
             request_timeout=args.timeout,
         )
     sink = reports(args).sink(secret_values(os.environ, headers))
-    results = run(spec, args.server)
-    report_results(results, sink, f"{_NAME} {args.server}", sum(result.duration_s for result in results))
+    started = time.perf_counter()
+    results = run(spec, source_path(spec))
+    report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
     return exit_code_of(results)

@@ -6,7 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolproof.cli.options import add_output_options, duration_arg, jobs_arg, reports, settle_json
+from toolproof.cli.options import (
+    add_output_options,
+    add_resume_option,
+    duration_arg,
+    jobs_arg,
+    reports,
+    settle_json,
+)
 from toolproof.cli.outcome import exit_status
 from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
@@ -22,6 +29,23 @@ def _share(text: str) -> float:
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
     return value
+
+
+def _rates(text: str) -> dict[str, float]:
+    """`N` (every provider) or `KIND=N,...` for --max-rps."""
+    rates: dict[str, float] = {}
+    for part in text.split(","):
+        kind, _, number = part.strip().rpartition("=")
+        if kind and kind not in PROVIDERS:
+            raise argparse.ArgumentTypeError(f"unknown provider kind {kind!r} (use {', '.join(PROVIDERS)})")
+        try:
+            rate = float(number)
+        except ValueError:
+            rate = -1.0
+        if not rate > 0:
+            raise argparse.ArgumentTypeError(f"expected a number of requests a second > 0, got {number!r}")
+        rates[kind or "*"] = rate
+    return rates
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,7 +119,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "-j", "--jobs", type=jobs_arg, metavar="N", help="trials run at once (default: cores)"
     )
+    parser.add_argument(
+        "--max-rps",
+        type=_rates,
+        metavar="N|KIND=N,...",
+        help="each model provider (agent and judge) starts at most N requests a second, shared by every "
+        "case of the run; or per kind, e.g. openai=5,anthropic=2 (others unlimited)",
+    )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
+    add_resume_option(parser)
     add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
 
@@ -139,6 +171,9 @@ def run(args: argparse.Namespace) -> int:
             last_failed=args.last_failed,
             failed_first=args.failed_first,
             maxfail=args.maxfail or 0,
+            shard=args.shard,
+            max_rps=args.max_rps,
+            resume=args.resume,
         )
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)

@@ -19,10 +19,11 @@ _NAME = "lint"
 
 DIFFERENCES = (
     "Differences from mcp-assert 0.12.3: E105 is reported once per field and consuming tool (mcp-assert "
-    "repeats it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token "
-    "and api_token; W105 is reported once per tool; warnings are reported as skipped results; --fix prints "
-    "an RFC 6902 JSON Patch per tool and exits as lint does (mcp-assert: always 0); --tools-file lints a "
-    "saved tools/list result without a server. "
+    "repeats it); E107 is shown as the warning it is, once per group of tools that feed each other in a "
+    "circle; E112 also flags access_token, refresh_token, api_token and a token its description does not "
+    "call a link, reference, page or CSRF token; a skipped rule never runs; W105 is reported once per tool; "
+    "warnings are reported as skipped results; --fix prints an RFC 6902 JSON Patch per tool and exits as "
+    "lint does (mcp-assert: always 0); --tools-file lints a saved tools/list result without a server. "
 )
 
 
@@ -100,12 +101,13 @@ def _gather(
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
             return usage(_NAME, str(error))
-        return tools, grade(lint_tools(tools), skip=skip, strict=args.strict)
+        return tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict)
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
     from toolproof.probe.lint import CallRules, call_findings
 
-    rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
+    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
+    rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
 
     async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:
         from toolproof.probe.connection import Prober
@@ -113,7 +115,7 @@ def _gather(
         async with Prober(spec) as prober:
             listed = await prober.list_tools()
             called = await call_findings(prober, listed, rules)
-        return listed, lint_tools(listed) + called
+        return listed, lint_tools(listed, skip) + called
 
     try:
         listed, found = run_async(probe)

@@ -57,6 +57,94 @@ def jobs_arg(text: str) -> int:
     return _whole_number(text, 1, None, "a whole number >= 1")
 
 
+def shard_arg(text: str) -> str:
+    """`K/N` for --shard, checked here so a bad value is an argparse error."""
+    from toolproof.load.selection import SelectionError
+    from toolproof.load.shards import Shard
+
+    try:
+        return str(Shard.parse(text))
+    except SelectionError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--shard {text!r}: ")) from None
+
+
+def add_resume_option(parser: argparse.ArgumentParser) -> None:
+    """`--resume FILE`, for the commands that run cases (`run`, `ci`, `eval`)."""
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="finish a stopped run: skip the cases whose results its JSON report FILE holds, and report "
+        "them beside the new ones",
+    )
+
+
+def add_headers_option(parser: argparse.ArgumentParser) -> None:
+    """`--headers K=V,...` (may repeat), and `--header NAME:VALUE`, an older spelling taken with a hint."""
+    parser.add_argument(
+        "--headers",
+        action="append",
+        default=[],
+        metavar="K=V,...",
+        help="HTTP headers for sse/http, e.g. Authorization=Bearer x (may repeat)",
+    )
+    parser.add_argument("--header", action="append", default=[], dest="header_lines", help=argparse.SUPPRESS)
+
+
+def parse_headers(text: str) -> dict[str, str]:
+    """`K=V,K2=V2` as `--headers` reads it; raises UsageError."""
+    from toolproof.exit_codes import UsageError
+
+    headers: dict[str, str] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise UsageError(f"--headers: expected K=V pairs separated by commas, got {item!r}")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def headers_from(args: argparse.Namespace, command: str) -> dict[str, str]:
+    """The headers `--headers` (and `--header`, with a hint on stderr to spell it `--headers`) give;
+    raises UsageError."""
+    from toolproof.exit_codes import UsageError
+
+    headers: dict[str, str] = {}
+    for text in args.headers:
+        headers.update(parse_headers(text))
+    for line in args.header_lines:
+        name, colon, value = line.partition(":")
+        if not colon or not name.strip():
+            raise UsageError(f"--header {line!r}: expected NAME:VALUE (better: --headers NAME=VALUE)")
+        headers[name.strip()] = value.strip()
+        print(
+            f"toolproof {command}: hint: --header {name.strip()}:... is spelled --headers "
+            f"{name.strip()}=... (K=V pairs, comma-separated, as in every command); taken as that",
+            file=sys.stderr,
+        )
+    return headers
+
+
+def add_cwd_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cwd",
+        metavar="DIR",
+        help="run a stdio server in DIR (default: a scratch directory, removed afterwards)",
+    )
+
+
+def working_directory(args: argparse.Namespace, name: str) -> str | None:
+    """The stdio server's working directory: `--cwd`, or None for a scratch one, which is announced."""
+    from toolproof.probe.workdir import NOTE
+
+    if args.cwd:
+        return str(Path(args.cwd).absolute())
+    print(f"toolproof {name}: {NOTE}", file=sys.stderr)
+    return None
+
+
 def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     """`--reuse-server`, for every command that runs server suites."""
     parser.add_argument(
@@ -160,7 +248,12 @@ def add_output_options(
     )
     verbosity = reports.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
-    verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")
+    verbosity.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print phase timings and what each case sent and got back",
+    )
     if not run_control:
         return
     control = parser.add_argument_group("run control")
@@ -173,6 +266,13 @@ def add_output_options(
     )
     control.add_argument(
         "--ff", "--failed-first", dest="failed_first", action="store_true", help="the failed cases first"
+    )
+    control.add_argument(
+        "--shard",
+        type=shard_arg,
+        metavar="K/N",
+        help="only shard K of N: a stable hash of each case's node id splits the suite over N runs "
+        "(merge their --json reports with `toolproof report`)",
     )
     stop = control.add_mutually_exclusive_group()
     stop.add_argument(

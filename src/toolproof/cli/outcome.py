@@ -13,12 +13,15 @@ if TYPE_CHECKING:
 
 
 def exit_status(command: str, result: SuiteResult) -> int:
-    """`result.exit_code`; says why on stderr when it is a stop by signal or NO_TESTS."""
+    """`result.exit_code`; says why on stderr when it is a stop by signal, NO_TESTS or an empty shard."""
     if result.stopped_by is not None:
         from toolproof.run.interrupt import Interrupted
 
         return Interrupted(result.stopped_by).report(command)
     status = result.exit_code
+    note = result.sharded.empty_note if result.sharded is not None and not result.results else None
+    if note is not None:
+        print(f"{command}: {note}; nothing to run", file=sys.stderr)
     if status == ExitCode.NO_TESTS:
         why = "no case had a recorded run to check" if result.results else "no case found"
         print(f"{command}: nothing ran: {why} (exit status {status})", file=sys.stderr)

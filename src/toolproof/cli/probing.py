@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 from urllib.parse import urlsplit
 
-from toolproof.cli.options import add_output_options, add_protocol_option, duration_arg
+from toolproof.cli.options import (
+    add_cwd_option,
+    add_headers_option,
+    add_output_options,
+    add_protocol_option,
+    duration_arg,
+    headers_from,
+    working_directory,
+)
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -30,7 +38,10 @@ COMMON_DIFFERENCES = (
 )
 
 
-def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+def add_server_options(
+    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True
+) -> None:
+    """--server, --transport, --headers, --timeout, and with `reports` the report options."""
     parser.add_argument(
         "--server",
         required=required,
@@ -43,12 +54,8 @@ def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True
         choices=("stdio", "sse", "http"),
         help="how to reach it (default: stdio for a command, http (Streamable HTTP) for a URL)",
     )
-    parser.add_argument(
-        "--headers",
-        default="",
-        metavar="K=V,...",
-        help="HTTP headers for sse/http, e.g. Authorization=Bearer x",
-    )
+    add_headers_option(parser)
+    add_cwd_option(parser)
     parser.add_argument(
         "--timeout",
         type=duration_arg,
@@ -57,19 +64,8 @@ def add_server_options(parser: argparse.ArgumentParser, *, required: bool = True
         help=f"limit for each call, e.g. 5s (default {DEFAULT_TIMEOUT})",
     )
     add_protocol_option(parser)
-    add_output_options(parser)
-
-
-def parse_headers(text: str) -> dict[str, str]:
-    headers: dict[str, str] = {}
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
-        name, equals, value = item.partition("=")
-        if not equals or not name.strip():
-            raise UsageError(f"--headers: expected K=V pairs separated by commas, got {item!r}")
-        headers[name.strip()] = value.strip()
-    return headers
+    if reports:
+        add_output_options(parser)
 
 
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
@@ -81,7 +77,7 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))
     transport = Transport(args.transport or ("http" if is_url else "stdio"))
-    headers = parse_headers(args.headers)
+    headers = headers_from(args, args.command)
     if transport is not Transport.STDIO:
         if not is_url:
             raise UsageError(f"--transport {transport.value} needs an http:// or https:// URL as --server")
@@ -103,6 +99,7 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         command=command[0],
         args=tuple(command[1:]),
         env=dict(os.environ),
+        cwd=working_directory(args, args.command),
         request_timeout=args.timeout,
         protocol=protocol,
     )
@@ -170,10 +167,10 @@ class Reporter:
         self._title = title
         self._results: list[CaseResult] = []
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, settings: dict[str, object] | None = None) -> None:
         from toolproof.model.events import RunStarted
 
-        self._sink.handle(RunStarted(total=total, title=self._title))
+        self._sink.handle(RunStarted(total=total, title=self._title, settings=settings or {}))
 
     def started(self, name: str, index: int, total: int) -> None:
         from toolproof.model.events import CaseStarted

@@ -31,7 +31,8 @@ def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
 
     Without --threshold: 1 instead of 0 when --baseline finds a regression. With --threshold (ci): a usage or
     load error (2), nothing run (5) or a stop by signal stays; else 1 when the pass rate of the non-skipped
-    cases is below the threshold or, with --fail-on-regression, a case regressed; else 0.
+    cases is below the threshold or, with --fail-on-regression, a case regressed; else 0. A shard
+    (--shard) with no case but skipped ones passes: the threshold is for the merged run.
     """
     if status not in (ExitCode.OK, ExitCode.FAILED):
         return status
@@ -42,8 +43,8 @@ def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:
         return ExitCode.FAILED if regressed else status
     from toolproof.report.gate import meets_threshold, pass_percentage
 
-    if pass_percentage(result.results) is None:
-        return ExitCode.NO_TESTS
+    if pass_percentage(result.results) is None:  # nothing counted; a shard may hold no case, or only skips
+        return status if result.sharded is not None else ExitCode.NO_TESTS
     if not meets_threshold(result.results, threshold):
         return ExitCode.FAILED
     return ExitCode.FAILED if regressed and getattr(args, "fail_on_regression", False) else ExitCode.OK

@@ -13,6 +13,7 @@ from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
     add_output_options,
     add_protocol_option,
+    add_resume_option,
     add_reuse_option,
     add_subscription_wait_option,
     duration_arg,
@@ -101,6 +102,7 @@ def add_suite_options(parser: argparse.ArgumentParser) -> None:
     )
     add_auth_options(parser)
     add_reuse_option(parser)
+    add_resume_option(parser)
     add_output_options(parser, run_control=True)
 
 
@@ -120,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
             protocol=args.protocol,
             reuse_server=args.reuse_server,
         )
-        collection = api.collect_suite([*args.paths, *args.suite], select=args.select)
+        collection = api.collect_suite(
+            [*args.paths, *args.suite], select=args.select, shard=args.shard, resume=args.resume
+        )
         options = replace(options, auth=auth_from_args(args))
     except UsageError as problem:
         print(f"{command}: {problem}", file=sys.stderr)
@@ -134,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         collection.items, lambda item: item.node_id if isinstance(item, Case) else None, args
     )
     result = api.run_collection(
-        api.Collection(tuple(chosen)),
+        replace(collection, items=tuple(chosen)),
         options,
         jobs=args.jobs,
         reports=reports(args),
@@ -163,6 +167,9 @@ def collect_only(collection: Collection, args: argparse.Namespace) -> int:
     from toolproof.run.load_errors import load_error_results
 
     listing = sys.stderr if args.json == "-" else sys.stdout
+    note = collection.sharded.empty_note if collection.sharded and not collection.items else None
+    if note is not None:
+        print(f"toolproof {args.command} --collect-only: {note}", file=listing)
     for item in collection.items:
         print(item.node_id if isinstance(item, Case) else f"{item} (load error)", file=listing)
     results = load_error_results(collection.errors) + [
@@ -175,8 +182,8 @@ def collect_only(collection: Collection, args: argparse.Namespace) -> int:
         )
         for case in collection.cases
     ]
-    files = api.Reports(json=args.json, junit=args.junit)
+    files = api.Reports(json=args.json, junit=args.junit, sharded=collection.sharded)
     api.report_results(results, files.sink(()), "toolproof run --collect-only", 0.0)
     if collection.errors:
         return ExitCode.USAGE
-    return ExitCode.OK if collection.cases else ExitCode.NO_TESTS
+    return ExitCode.OK if collection.cases or note is not None else ExitCode.NO_TESTS

@@ -29,7 +29,7 @@ from mcp_types.methods import validate_server_result
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, excerpt, expected
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess

@@ -4,11 +4,14 @@ A server runs as the leader of a new session and process group. Teardown closes 
 `stop_grace`, sends SIGTERM to the group, waits `term_grace`, then SIGKILLs the group and every
 descendant seen while the server ran, including ones that left the group with setsid. On Linux
 toolproof makes itself a child subreaper, so daemons that double-fork are re-parented to it rather
-than to init; `reap_strays` kills and reaps whatever is still left at the end of a run.
+than to init; `reap_strays` kills and reaps whatever is still left at the end of a run. Should toolproof
+die without cleaning up (SIGKILL, the OOM killer), its watchdog (`mcp/watchdog.py`), told of every server
+as it starts and stops, kills what is left.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -16,16 +19,17 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 import anyio
 import anyio.abc
 import anyio.to_thread
 
 from toolproof.mcp.errors import SpawnFailed
+from toolproof.mcp.proc_table import ProcInfo, descendants, read_proc, scan
 
 STDERR_TAIL_BYTES = 64 * 1024
 WATCH_INTERVAL_S = 0.5
@@ -36,34 +40,28 @@ _STDERR_SETTLE_S = 0.2
 _PR_SET_CHILD_SUBREAPER = 36
 
 
-@dataclass(frozen=True)
-class ProcInfo:
-    """One line of the process table: ids, start time (clock ticks after boot) and zombie state."""
-
-    pid: int
-    ppid: int
-    sid: int
-    start: int
-    zombie: bool
-
-
-def read_proc(pid: int) -> ProcInfo | None:
-    """The process's /proc entry, or None when it is gone (or there is no /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            raw = handle.read()
-    except OSError:
-        return None
-    fields = raw[raw.rfind(b")") + 2 :].split()
-    return ProcInfo(
-        pid=pid, ppid=int(fields[1]), sid=int(fields[3]), start=int(fields[19]), zombie=fields[0] == b"Z"
-    )
-
-
 def cpu_ticks(root: int) -> int | None:
     """Clock ticks of CPU (user and system, with reaped children's) used so far by `root` and every live
     descendant; None when `root` is gone or there is no /proc."""
-    total = 0
+    files = _tree_files(root, "stat")
+    if files is None:
+        return None
+    return sum(sum(int(field) for field in raw[raw.rfind(b")") + 2 :].split()[11:15]) for raw in files)
+
+
+def resident_bytes(root: int) -> int | None:
+    """Resident memory (RSS) of `root` and every live descendant, in bytes; None when `root` is gone or there
+    is no /proc."""
+    files = _tree_files(root, "statm")
+    if files is None:
+        return None
+    return sum(int(raw.split()[1]) for raw in files) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _tree_files(root: int, name: str) -> list[bytes] | None:
+    """The file /proc/PID/`name` of `root` and of every live descendant; None when `root` is gone or there
+    is no /proc."""
+    found: list[bytes] = []
     frontier, seen = [root], set()
     while frontier:
         pid = frontier.pop()
@@ -71,44 +69,17 @@ def cpu_ticks(root: int) -> int | None:
             continue
         seen.add(pid)
         try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
+            with open(f"/proc/{pid}/{name}", "rb") as handle:
                 raw = handle.read()
             threads = os.listdir(f"/proc/{pid}/task")
         except OSError:
             if pid == root:
                 return None
             continue
-        total += sum(int(field) for field in raw[raw.rfind(b")") + 2 :].split()[11:15])
+        found.append(raw)
         for thread in threads:
             with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
                 frontier.extend(int(child) for child in handle.read().split())
-    return total
-
-
-def scan() -> dict[int, ProcInfo]:
-    """Every process visible in /proc (empty where there is no /proc)."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return {}
-    table: dict[int, ProcInfo] = {}
-    for name in names:
-        if name.isdigit() and (info := read_proc(int(name))) is not None:
-            table[info.pid] = info
-    return table
-
-
-def descendants(root: int, table: Mapping[int, ProcInfo]) -> list[ProcInfo]:
-    """Every process whose parent chain leads to `root`, not counting `root`."""
-    children: dict[int, list[ProcInfo]] = {}
-    for info in table.values():
-        children.setdefault(info.ppid, []).append(info)
-    found: list[ProcInfo] = []
-    frontier = [root]
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            found.append(child)
-            frontier.append(child.pid)
     return found
 
 
@@ -141,6 +112,65 @@ class _Registry:
 _registry = _Registry()
 
 
+class _Watchdog:
+    """This process's watchdog (`python -m toolproof.mcp.watchdog`), started with the first server."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        atexit.register(self.close)
+
+    def watch(self, pid: int) -> None:
+        """Tell the watchdog a server leads session `pid` (starting the watchdog if need be)."""
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._process = self._start()
+            self._tell(f"+{pid}\n")
+
+    def forget(self, pid: int) -> None:
+        """The server of session `pid` is stopped: nothing of it is the watchdog's to kill."""
+        with self._lock:
+            if self._process is not None:
+                self._tell(f"-{pid}\n")
+
+    def close(self) -> None:
+        """End the watchdog with this process (its servers are stopped by then)."""
+        with self._lock:
+            process, self._process = self._process, None
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(_KILL_WAIT_S)
+
+    def _tell(self, line: str) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        try:
+            self._process.stdin.write(line.encode())
+            self._process.stdin.flush()
+        except OSError:  # it was killed: the next server starts a new one
+            self._process = None
+
+    @staticmethod
+    def _start() -> subprocess.Popen[bytes]:
+        """The watchdog, in a session of its own, reading a pipe only this process holds (the pipe's
+        other end is not inherited by the servers started later)."""
+        package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "toolproof.mcp.watchdog"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": path},
+            start_new_session=True,
+        )
+        return process
+
+
+_watchdog = _Watchdog()
+
+
 def become_subreaper() -> bool:
     """Make this process the reaper of its orphaned descendants (Linux; once). True when it is."""
     if not _registry.subreaper and sys.platform == "linux":
@@ -156,7 +186,7 @@ def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> st
     if os.sep in command:
         path = os.path.join(cwd or os.getcwd(), command)
         if not os.path.isfile(path):
-            raise SpawnFailed(f"command not found: {command!r} does not exist")
+            raise SpawnFailed(f"command not found: {command!r} does not exist{_args_hint(command)}")
         if not os.access(path, os.X_OK):
             raise SpawnFailed(f"command {command!r} is not executable (chmod +x it?)")
         return path
@@ -166,9 +196,20 @@ def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> st
         shown = search if len(search) <= 300 else search[:300] + "..."
         raise SpawnFailed(
             f"command not found: {command!r} is not on the server's PATH ({shown}); "
-            "install it, fix the name, or give its full path"
+            f"install it, fix the name, or give its full path{_args_hint(command)}"
         )
     return found
+
+
+def _args_hint(command: str) -> str:
+    """For a command written with its arguments (`python server.py`), how to write it; else nothing."""
+    words = command.split()
+    if len(words) < 2:
+        return ""
+    return (
+        f"; the command is one program, its arguments belong in `args:` "
+        f"(command: {words[0]}, args: [{', '.join(words[1:])}])"
+    )
 
 
 class _Tail:
@@ -323,6 +364,7 @@ async def run_server(
         raise SpawnFailed(f"cannot start {command!r}: {error.strerror or error}") from error
     _registry.spawned.add(process.pid)
     _registry.live.add(process.pid)
+    _watchdog.watch(process.pid)
     server = ServerProcess(process, stop_grace, term_grace)
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(server.drain_stderr)
@@ -336,6 +378,7 @@ async def run_server(
                 tasks.cancel_scope.cancel()
                 with anyio.move_on_after(_KILL_WAIT_S):
                     await process.aclose()
+                _watchdog.forget(process.pid)
 
 
 def _strays(table: Mapping[int, ProcInfo]) -> list[ProcInfo]:

@@ -3,14 +3,16 @@
 `Prober.call` makes one tools/call and returns its `Outcome`: the result as sent, or the classified
 `Failure`. After a transport failure (the process exited, the pipe closed), a timeout or a protocol error,
 the next call starts a fresh server, so one tool that crashes or hangs is never blamed on the tools after
-it. What the server wrote to stderr during the call is kept on the outcome.
+it. What the server wrote to stderr during the call is kept on the outcome. A stdio server without a
+working directory of its own runs in a scratch directory (`probe/workdir.py`), the same one across its
+restarts, removed when the prober closes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, ExitStack
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -20,6 +22,7 @@ from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Failure, FailureKind
 from toolproof.probe.outcome import Outcome
+from toolproof.probe.workdir import in_scratch
 
 if TYPE_CHECKING:
     from toolproof.mcp.client import Session
@@ -36,6 +39,8 @@ class Prober:
 
     def __init__(self, spec: ConnectSpec) -> None:
         self._spec = spec
+        self._scratch = ExitStack()
+        self._placed = False  # the server's working directory is chosen (on first start)
         self._stack: AsyncExitStack | None = None
         self._session: Session | None = None
         self.starts = 0
@@ -44,11 +49,17 @@ class Prober:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._close()
+        try:
+            await self._close()
+        finally:
+            self._scratch.close()
 
     async def session(self) -> Session:
         """The open session, starting the server if needed; raises `RequestFailed` if it cannot start."""
         if self._session is None:
+            if not self._placed:
+                self._spec = self._scratch.enter_context(in_scratch(self._spec))
+                self._placed = True
             stack = AsyncExitStack()
             try:
                 self._session = await stack.enter_async_context(open_session(self._spec))

@@ -43,6 +43,11 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="recorded agent runs (files or directories) that agent cases are checked against; may repeat",
     )
+    group.addoption(
+        "--toolproof-shard",
+        metavar="K/N",
+        help="only the toolproof cases of shard K of N (the split `toolproof run --shard` makes)",
+    )
     parser.addini("toolproof_paths", "directories whose toolproof suite files are collected", type="paths")
     parser.addini("toolproof_fixture", "fixture directory (relative to the ini file)", default="")
     parser.addini("toolproof_server", "stdio server command that replaces every case's", default="")

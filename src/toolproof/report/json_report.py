@@ -11,9 +11,9 @@ import os
 import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import silence, warn, write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
@@ -24,6 +24,9 @@ from toolproof.report.gate import pass_percentage
 from toolproof.report.reliability import reliability
 from toolproof.report.summary import Summary
 
+if TYPE_CHECKING:
+    from toolproof.load.shards import Sharded
+
 STDOUT = "-"
 FORMAT = "toolproof-report"
 FORMAT_VERSION = 1
@@ -33,8 +36,10 @@ class JsonReport:
     """Writes the JSON document when the run finishes, to `path` or to stdout when `path` is `-`.
 
     Text fields are cleaned of escape sequences and secrets are masked; an expected, actual or details value
-    longer than 64 KiB as text is cut, with a note of how much was left out. With `legacy=True` the document
-    is mcp-assert's `--json` array: `{name, status, detail?, duration_ms, trial}` (ERROR becomes FAIL).
+    longer than 64 KiB as text is cut, with a note of how much was left out. A shard's document (`sharded`)
+    records the shard and the ids of the whole selection in run order, for merging. With `legacy=True` the
+    document is mcp-assert's `--json` array: `{name, status, detail?, duration_ms, trial}` (ERROR becomes
+    FAIL).
     """
 
     def __init__(
@@ -47,8 +52,10 @@ class JsonReport:
         stderr: TextIO | None = None,
         baseline: dict[str, Entry] | None = None,
         title: str | None = None,
+        sharded: Sharded | None = None,
     ) -> None:
         self._path = path
+        self._sharded = sharded
         self._scrub = Scrubber(secrets)
         self._legacy = legacy
         self._stdout = stdout
@@ -56,10 +63,13 @@ class JsonReport:
         self._baseline = baseline
         self._title = title or "toolproof"
         self._titled = title is not None
+        self._settings: dict[str, object] = {}
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunStarted) and not self._titled:
-            self._title = event.title
+        if isinstance(event, RunStarted):
+            self._settings = dict(event.settings)
+            if not self._titled:
+                self._title = event.title
         if isinstance(event, RunFinished):
             self._write(self.render(event))
 
@@ -78,6 +88,7 @@ class JsonReport:
                 "version": __version__,
                 "title": self._scrub(self._title),
                 "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                **({"settings": self._scrub.value(jsonable(self._settings))} if self._settings else {}),
                 "summary": {
                     "total": summary.total,
                     "passed": summary.passed,
@@ -102,6 +113,12 @@ class JsonReport:
                     for result, node_id in zip(event.results, case_ids(event.results), strict=True)
                 ],
             }
+            if self._sharded is not None:  # what `toolproof report` needs to merge the shards
+                document["shard"] = {
+                    "index": self._sharded.shard.index,
+                    "total": self._sharded.shard.total,
+                    "order": [self._scrub(each) for each in self._sharded.order],
+                }
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
     def _result(self, result: CaseResult, node_id: str) -> dict[str, Any]:

@@ -14,8 +14,10 @@ from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
+    from toolproof.load.shards import Shard, Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
+    from toolproof.model.scenario import AgentCase
     from toolproof.model.server_config import ServerConfig
     from toolproof.model.target import HttpTarget
     from toolproof.run.interrupt import Interrupted
@@ -59,16 +61,31 @@ class EvalRequest:
     environ: Mapping[str, str] | None = None
     order: Callable[[list[Any]], list[Any]] | None = None  # e.g. failed-last-time first (--ff, --lf)
     maxfail: int = 0
+    shard: Shard | None = None  # --shard K/N: only the cases of this shard
+    max_rps: Mapping[str, float] | None = None  # --max-rps: requests a second per provider kind ("*": any)
+    finished: frozenset[str] | None = None  # --resume: ids of the cases a stopped run finished; not run again
+
+
+@dataclass(frozen=True)
+class Selected:
+    """How the cases that run were chosen, for the reports: the shard taken, and under --resume the ids of
+    every case of the run (finished or not) in run order."""
+
+    sharded: Sharded | None = None
+    order: tuple[str, ...] | None = None
 
 
 def run_eval(
-    request: EvalRequest, sink_for: Callable[[frozenset[str]], Sink], *, handle_signals: bool
+    request: EvalRequest,
+    sink_for: Callable[[frozenset[str], Selected], Sink],
+    *,
+    handle_signals: bool,
 ) -> list[CaseResult] | Interrupted:
-    """Load, plan and run every case of the request; `sink_for(secrets)` gives the reports' sink. Raises
-    UsageError for a problem that stops the run before anything runs."""
+    """Load, plan and run every case of the request; `sink_for(secrets, selected)` gives the reports' sink.
+    Raises UsageError for a problem that stops the run before anything runs."""
     import anyio
 
-    from toolproof.load import SelectionError
+    from toolproof.load import LoadError, SelectionError, run_order, take_shard, unfinished
     from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
     from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
@@ -97,6 +114,14 @@ def run_eval(
         cases = _selected(cases, request.select)
     except SelectionError as error:
         raise UsageError(str(error)) from None
+    both: list[AgentCase | LoadError] = [*errors, *cases]
+    taken, sharded = take_shard(both, request.shard)
+    order = None
+    if request.finished is not None:
+        order = run_order(taken)
+        taken = unfinished(taken, request.finished)
+    errors = [item for item in taken if isinstance(item, LoadError)]
+    cases = [item for item in taken if not isinstance(item, LoadError)]
     if request.order is not None:
         cases = request.order(cases)
     agent = request.agent
@@ -122,7 +147,7 @@ def run_eval(
     if k is not None and k > trials:
         raise UsageError(f"--k {k} is more than the {trials} trial(s) run")
     environ = dict(os.environ if request.environ is None else request.environ)
-    pool = ProviderPool(environ)
+    pool = ProviderPool(environ, max_rps=request.max_rps)
     providers, planned = ({}, plans) if replayed else make_providers(plans, pool)
     judged = [plan for plan in planned if isinstance(plan, Plan) and has_judge(plan.case)]
     judge_settings = _judge_settings(request.judge, project)
@@ -156,7 +181,7 @@ def run_eval(
         secrets=frozenset(run_secrets(planned, environ, judge_settings.api_key_env)),
     )
     jobs = request.jobs or project.jobs or os.cpu_count() or 2
-    sink = sink_for(options.secrets)
+    sink = sink_for(options.secrets, Selected(sharded, order))
 
     async def main() -> list[CaseResult]:
         try:

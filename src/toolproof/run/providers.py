@@ -2,13 +2,15 @@
 
 API keys come only from the environment: `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or the variable named by
 `api_key_env`. The SDKs are imported only when their provider is made, so commands that never talk to a
-model never load them.
+model never load them; they come with the `agents` extra (`pip install 'toolproof[agents]'`), and a provider
+made without its SDK is a ProviderConfigError naming that extra.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -79,18 +81,33 @@ def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = No
     key = api_key(config, os.environ if environ is None else environ)
     retry = RetryPolicy(max_attempts=config.max_retries + 1)
     if config.kind == "openai":
-        from toolproof.providers.openai_chat import OpenAIChatProvider
-
+        with _sdk_of(config.kind):
+            from toolproof.providers.openai_chat import OpenAIChatProvider
         return OpenAIChatProvider(
             api_key=key, base_url=config.base_url, timeout=config.timeout,
             max_concurrency=config.max_concurrency, retry=retry,
         )
-    from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
-
+    with _sdk_of(config.kind):
+        from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
     return AnthropicMessagesProvider(
         api_key=key, base_url=config.base_url, timeout=config.timeout,
         max_concurrency=config.max_concurrency, retry=retry,
     )
+
+
+@contextmanager
+def _sdk_of(kind: str) -> Iterator[None]:
+    """Import a provider's module: its SDK (the package named `kind`) missing is a ProviderConfigError naming
+    the extra that installs it; any other missing module is raised as it is."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != kind:
+            raise
+        raise ProviderConfigError(
+            f"{kind} provider: the {kind} package is not installed; the model providers come with "
+            "toolproof's agents extra: pip install 'toolproof[agents]'"
+        ) from None
 
 
 def load_scripted(path: Path) -> ScriptedProvider:
@@ -113,17 +130,27 @@ class ProviderPool:
 
     Everything asking with an equal config (agents that differ only in system prompt, temperature or
     max_tokens, and a judge on the same endpoint and model) gets the same provider, so they share its
-    concurrency limit, retries and connections.
+    concurrency limit, retries and connections. `max_rps` (`--max-rps`) maps a provider kind, or `*` for
+    every kind, to the requests a second each provider of that kind starts over the whole run.
     """
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, environ: Mapping[str, str] | None = None, *, max_rps: Mapping[str, float] | None = None
+    ) -> None:
         self._environ = environ
+        self._max_rps = dict(max_rps or {})
         self._made: dict[ProviderConfig, Provider] = {}
 
     def get(self, config: ProviderConfig) -> Provider:
         """The provider of `config`, made (and its key read) the first time it is asked for."""
         if config not in self._made:
-            self._made[config] = make_provider(config, self._environ)
+            made = make_provider(config, self._environ)
+            rate = self._max_rps.get(config.kind, self._max_rps.get("*"))
+            if rate is not None:
+                from toolproof.providers.pacing import Paced, Pacer
+
+                made = Paced(made, Pacer(rate))
+            self._made[config] = made
         return self._made[config]
 
     async def aclose(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import TypeVar
 
 import anyio
@@ -50,6 +51,7 @@ async def run_all(
     title: str = "toolproof",
     maxfail: int = 0,
     expected_s: Callable[[T], float] | None = None,
+    turn: Callable[[T], AbstractAsyncContextManager[None]] | None = None,
 ) -> list[CaseResult]:
     """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order.
 
@@ -57,7 +59,8 @@ async def run_all(
     start longest first, so that a slow case does not start last and run on alone while the other slots
     idle. When the run is cancelled, the cases that finished are still reported (RunFinished) before it
     ends. With `maxfail`, the run stops (cases in progress are cancelled, the rest never start) once that
-    many cases have failed or errored.
+    many cases have failed or errored. With `turn`, an item waits for its turn (held while it runs, e.g.
+    `run/side_by_side.py`) before it takes a slot.
     """
     total = len(items)
     results: list[CaseResult | None] = [None] * total
@@ -70,7 +73,7 @@ async def run_all(
     async def one(index: int, item: T) -> None:
         nonlocal failed
         try:
-            async with Slot(limiter) as slot:
+            async with turn(item) if turn else nullcontext(), Slot(limiter) as slot:
                 sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
                 result = await execute(item, slot)
         finally:

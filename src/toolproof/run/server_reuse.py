@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -59,17 +59,20 @@ def alone_reason(case: Case) -> str | None:
 
 
 def called_tools(case: Case) -> list[str]:
-    """Every tool the case calls: its setup steps', then its block's."""
-    tools = [step.tool for step in case.setup]
-    if isinstance(case.block, AssertBlock):
-        tools.append(case.block.tool)
-    return tools
+    """Every tool the case calls: its setup steps', then its block's (a tool call, or the call that a
+    sampling, logging or notifications block makes)."""
+    tool = getattr(case.block, "tool", None)
+    return [step.tool for step in case.setup] + ([tool] if isinstance(tool, str) else [])
 
 
 async def read_only(tool: str, session: Session) -> bool:
     """Whether the server declares the tool `readOnlyHint: true` (an unlisted tool, or a listing that
     fails, proves nothing)."""
-    declared = await session.tool_declaration(tool)
+    return declares_read_only(await session.tool_declaration(tool))
+
+
+def declares_read_only(declared: Mapping[str, Any] | None) -> bool:
+    """Whether a tool as tools/list declared it says `readOnlyHint: true`."""
     annotations = (declared or {}).get("annotations")
     return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 import anyio
@@ -21,6 +22,7 @@ from toolproof.sources.waits import longest_wait_s
 
 if TYPE_CHECKING:
     from toolproof.run.server_reuse import Reuse
+    from toolproof.run.side_by_side import SideBySide
 
 
 async def run_server_suite(
@@ -37,10 +39,16 @@ async def run_server_suite(
     process outlives the call, even when it is cancelled. With `trials` > 1 each case runs that many times
     (its trials at once, at most `jobs` trials of all cases running) and its one result carries the trial
     statistics; with `maxfail` the run stops after that many failed cases. `expected_s` (seconds per node id,
-    `file::name`, from an earlier run) starts the slowest cases first."""
+    `file::name`, from an earlier run) starts the slowest cases first. Cases that could change what another
+    case of their server sees run alone (`run/side_by_side.py`)."""
     trial_slots = anyio.CapacityLimiter(max(1, jobs))
-
+    cases = [item for item in items if isinstance(item, Case)]
     reuse: Reuse | None = None
+    side_by_side: SideBySide | None = None
+    if any(not isinstance(case.block, TrajectoryBlock) for case in cases):
+        from toolproof.run.side_by_side import SideBySide  # the MCP SDK: only for cases with a server
+
+        side_by_side = SideBySide(cases, options, runs=trials)
 
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
         if not isinstance(item, Case):
@@ -48,9 +56,10 @@ async def run_server_suite(
         if trials == 1:
             return await execute_case(item, options, on_waiting=slot.release, reuse=reuse)
         done: list[CaseResult | None] = [None] * trials
+        one_by_one = anyio.CapacityLimiter(1) if side_by_side and side_by_side.alone(item) else None
 
         async def one(number: int) -> None:
-            async with trial_slots:
+            async with one_by_one or nullcontext(), trial_slots:
                 done[number - 1] = await execute_case(item, options, trial=number, reuse=reuse)
 
         async with anyio.create_task_group() as group:
@@ -61,15 +70,36 @@ async def run_server_suite(
     def name_of(item: Case | Broken) -> str:
         return item.name if isinstance(item, Case) else item[0].case_name
 
-    def expected(item: Case | Broken) -> float:
+    def own_expected(item: Case) -> float:
         """Seconds the case took last time, else the longest its block may wait after the answer."""
-        if not isinstance(item, Case):
-            return 0.0
         last = (expected_s or {}).get(f"{item.source.file}::{item.name}")
         return longest_wait_s(item.block, options) if last is None else last
 
+    group_expected: dict[int, float] = {}
+
+    def expected(item: Case | Broken) -> float:
+        """The case's own expected seconds; for cases that share a state, their sum, the same for each, so
+        that they start in suite order (`run/side_by_side.py`) and the longest group first."""
+        if not isinstance(item, Case):
+            return 0.0
+        fellows = side_by_side.fellows(item) if side_by_side else []
+        if not fellows:
+            return own_expected(item)
+        if id(fellows) not in group_expected:
+            group_expected[id(fellows)] = sum(own_expected(case) for case in fellows)
+        return group_expected[id(fellows)]
+
     def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
-        return run_all(entries, execute, name_of, jobs=jobs, sink=sink, maxfail=maxfail, expected_s=expected)
+        return run_all(
+            entries,
+            execute,
+            name_of,
+            jobs=jobs,
+            sink=sink,
+            maxfail=maxfail,
+            expected_s=expected,
+            turn=side_by_side.turn if side_by_side else None,
+        )
 
     try:
         if not options.reuse_server:
@@ -80,7 +110,6 @@ async def run_server_suite(
         with isolated_fixture(options.fixture) as fixture:
             async with anyio.create_task_group() as group:
                 servers = SharedServers(group)
-                cases = [item for item in items if isinstance(item, Case)]
                 reuse = Reuse(servers, str(fixture) if fixture else None, cases, options, runs=trials)
                 try:
                     results = await run(by_document(items))

@@ -156,8 +156,9 @@ def test_a_writing_case_never_runs_on_the_server_that_listed_its_tools(
     reused = toolproof(str(suite), "-j", "1", "--reuse-server")
     seen = requests(methods)
     assert reused.verdicts() == fresh.verdicts()
-    assert seen.count("initialize") == 3  # the shared server and one per writer
-    assert seen.count("tools/list") == 1
+    # the shared server, one per writer, and the one that told which cases may run side by side
+    assert seen.count("initialize") == 4
+    assert seen.count("tools/list") == 2
     shared = {r["name"]: r.get("shared_server") for r in reused.report["results"]}
     assert shared["writes"] is None and shared["writes again"] is None
     assert shared["reads"] is not None and shared["reads"] == shared["reads again"]
@@ -170,4 +171,6 @@ def test_the_trials_of_one_case_share_a_server(
     suite = write_suite({"1.yaml": methods_case("reads", "t", methods)})
     outcome = toolproof(str(suite), "-j", "1", "--trials", "3", "--reuse-server")
     assert outcome.verdicts() == {"reads": "PASS"}
-    assert requests(methods) == ["initialize", "tools/list", "tools/call", "tools/call", "tools/call"]
+    # first the server that tells whether the trials may run side by side (run/side_by_side.py)
+    side_by_side, shared = ["initialize", "tools/list"], ["initialize", "tools/list"]
+    assert requests(methods) == [*side_by_side, *shared, "tools/call", "tools/call", "tools/call"]

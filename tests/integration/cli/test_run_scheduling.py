@@ -1,6 +1,7 @@
 """Keeping the cores busy on real servers: a case that only waits (for late notifications, or on a server that
 sits idle) gives its slot to the next one, and a run with a state directory starts the cases that were slowest
-last time first."""
+last time first. Each case has a server identity of its own: cases of one identity keep the suite's order
+(`run/side_by_side.py`)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ assert_logging: {set_level: debug, expect: {min_messages: 0}}
 """
 ECHO = """\
 name: {name}
-server: {{command: mcp-server-everything}}
+server: {{command: mcp-server-everything, env: {{CASE: "{name}"}}}}
 assert: {{tool: echo, args: {{message: hi}}, expect: {{contains: [hi]}}}}
 """
 

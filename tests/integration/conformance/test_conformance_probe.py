@@ -18,6 +18,7 @@ from toolproof.cli import main
 
 NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
 NOTES = ROOT / "examples" / "servers" / "notes_server.py"
+MISBEHAVING = ROOT / "tests" / "servers" / "misbehaving_server.py"
 # The rule each mode of nonconforming_server.py breaks, as the checks that must fail (and no other).
 BROKEN = {
     "echo-version": {"version negotiation"},
@@ -40,6 +41,8 @@ BROKEN = {
     "stray-progress": {"progress notifications"},
     "unannounced-list-changed": {"notifications/tools/list_changed only if listChanged"},
     "cancel-crash": {"a stray cancellation is ignored"},
+    # only ping itself: the check after a stray cancellation asks for a listing the server has
+    "no-ping": {"ping"},
 }
 # Official server scenarios and the checks of ours that judge the same behaviour.
 OVERLAP = {
@@ -88,6 +91,7 @@ def test_a_failure_cites_the_spec_section(tmp_path: Path, capsys: pytest.Capture
     assert "FAIL  ping [basic/utilities/ping]" in out
     assert "ping must be answered with an empty result, got result" in out
     assert "(spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping)" in out
+    assert f"at {sys.executable} {NONCONFORMING} busy-ping:1" in out  # the command line, as it was given
 
 
 @pytest.mark.parametrize(
@@ -113,6 +117,32 @@ def test_a_server_that_cannot_start_is_exit_2(tmp_path: Path, capsys: pytest.Cap
     assert main(["conformance", "--server", str(tmp_path / "no-such-server")]) == 2
     out = capsys.readouterr().out
     assert "ERROR connect" in out and "command not found" in out and "no-such-server" in out
+
+
+def test_a_server_that_exits_at_start_shows_its_stderr_and_the_time_it_took(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    server = f"{sys.executable} {MISBEHAVING} exit_at_start"
+    assert main(["conformance", "--server", server, "--json", str(report)]) == 2
+    out = capsys.readouterr().out
+    assert "exited with code 2" in out
+    assert "fatal: configuration file /etc/notes.toml not found" in out
+    assert " in 0ms" not in out
+    document = json.loads(report.read_text())
+    assert document["summary"]["duration_s"] > 0
+    assert document["results"][0]["duration_ms"] > 0
+
+
+def test_headers_is_the_spelling_and_header_is_taken_with_a_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = f"{sys.executable} {NONCONFORMING} conforming"
+    assert main(["conformance", "--server", server, "-q", "--headers", "X-Probe=1"]) == 0
+    assert "hint" not in capsys.readouterr().err
+    assert main(["conformance", "--server", server, "-q", "--header", "X-Probe: 1"]) == 0
+    assert "--header X-Probe:... is spelled --headers X-Probe=..." in capsys.readouterr().err
+    assert main(["conformance", "--server", server, "--header", "no colon"]) == 2
 
 
 def test_the_legacy_sse_transport(tmp_path: Path) -> None:

@@ -57,3 +57,22 @@ def test_the_api_and_the_pytest_plugin_default_to_the_same_subscription_wait() -
 
     plugin = parse_duration(DEFAULT_SUBSCRIPTION_WAIT)
     assert api_options().subscription_wait_s == plugin == SUBSCRIPTION_WAIT_S
+
+
+def test_headers_repeat_and_header_is_taken_with_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolproof.cli.options import headers_from
+
+    args = argparse.Namespace(headers=["A=1, B=x=y", "C=3"], header_lines=["D: secret value"])
+    assert headers_from(args, "lint") == {"A": "1", "B": "x=y", "C": "3", "D": "secret value"}
+    err = capsys.readouterr().err
+    assert "toolproof lint: hint: --header D:... is spelled --headers D=..." in err
+    assert "secret" not in err
+
+
+@pytest.mark.parametrize(("headers", "lines"), [(["A"], []), (["=1"], []), ([], ["no colon"]), ([], [":v"])])
+def test_malformed_headers_are_usage_errors(headers: list[str], lines: list[str]) -> None:
+    from toolproof.cli.options import headers_from
+    from toolproof.exit_codes import UsageError
+
+    with pytest.raises(UsageError):
+        headers_from(argparse.Namespace(headers=headers, header_lines=lines), "audit")

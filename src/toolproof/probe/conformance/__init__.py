@@ -2,59 +2,70 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import anyio
 
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
+from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance.checks import SPEC, Verdict, run_checks
 from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.wire import NoAnswer, open_link
+from toolproof.probe.workdir import in_scratch
 
 __all__ = ["SPEC", "ProbeFailed", "probe_server", "results"]
 
 
 class ProbeFailed(Exception):
-    """The server could not be started, reached or initialized: no check could run."""
+    """The server could not be started, reached or initialized: no check could run. `stderr` is the tail of
+    what a stdio server wrote to stderr."""
 
-    def __init__(self, failure: Failure) -> None:
+    def __init__(self, failure: Failure, stderr: str = "") -> None:
         super().__init__(failure.message)
         self.failure = failure
+        self.stderr = stderr
 
 
 async def probe_server(spec: ConnectSpec) -> list[Verdict]:
     """Every check that applies to the server's transport; ProbeFailed when none could run."""
     fault: TransportFault | None = None
+    server: ServerProcess | None = None
     try:
-        async with open_link(spec) as link:
-            try:
-                verdicts = await run_checks(link)
-            finally:
-                fault = link.channel.fault
+        with in_scratch(spec) as placed:
+            async with open_link(placed) as link:
+                if isinstance(link.channel, StdioChannel):
+                    server = link.channel.server
+                try:
+                    verdicts = await run_checks(link)
+                finally:
+                    fault = link.channel.fault
         if spec.transport is Transport.HTTP:
             verdicts += await http_checks(spec)
     except Exception as raised:
         error = leaf(raised)
+        stderr = server.stderr if server is not None else ""  # complete: the server has been stopped
         if isinstance(error, NoAnswer):
             because = f" ({fault.message})" if fault is not None else ""
             if fault is not None and " 401 " in fault.message and spec.auth is None:
                 because += "; the server wants OAuth: see --oauth-client-id"
             kind = fault.kind if fault is not None else FailureKind.PROTOCOL
-            raise ProbeFailed(Failure(kind=kind, message=f"{error}{because}")) from error
+            raise ProbeFailed(Failure(kind=kind, message=f"{error}{because}"), stderr) from error
         if isinstance(error, RequestFailed):
-            raise ProbeFailed(error.failure) from error
+            raise ProbeFailed(error.failure, error.stderr or stderr) from error
         if not expected(error):
             raise
         failure = classify(error, during="conformance", fault=fault, timeout=spec.request_timeout)
-        raise ProbeFailed(failure) from error
+        raise ProbeFailed(failure, stderr) from error
     return verdicts
 
 
-def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
-    """One CaseResult per check, named with the spec section it enforces."""
+def results(verdicts: list[Verdict], location: Path) -> list[CaseResult]:
+    """One CaseResult per check, named with the spec section it enforces, at `location` (the server)."""
     converted = []
     for verdict in verdicts:
         failure = None
@@ -64,7 +75,7 @@ def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
         converted.append(
             CaseResult(
                 name=f"{verdict.check} [{verdict.section}]",
-                file=_file(label),
+                file=location,
                 status=verdict.status,
                 failure=failure,
                 reason=verdict.message if verdict.status is Status.SKIP else None,
@@ -74,13 +85,20 @@ def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
     return converted
 
 
-def run(spec: ConnectSpec, label: str) -> list[CaseResult]:
-    """Probe the server and give the results: one per check, or one error when no check could run."""
+def run(spec: ConnectSpec, location: Path) -> list[CaseResult]:
+    """Probe the server and give the results: one per check, or one error (with the server's stderr and
+    the time it took) when no check could run. `location` is what the results name as their file."""
+    started = time.perf_counter()
     try:
-        return results(anyio.run(probe_server, spec), label)
+        return results(anyio.run(probe_server, spec), location)
     except ProbeFailed as error:
-        return [CaseResult(name="connect", file=_file(label), status=Status.ERROR, failure=error.failure)]
-
-
-def _file(label: str) -> Path:
-    return Path(label.replace("://", "-").replace("/", "-"))
+        return [
+            CaseResult(
+                name="connect",
+                file=location,
+                status=Status.ERROR,
+                failure=error.failure,
+                stderr=error.stderr,
+                duration_s=time.perf_counter() - started,
+            )
+        ]
