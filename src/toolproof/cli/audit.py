@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
 async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) -> list[ToolAudit]:
     """Audit tool by tool, reporting each as it finishes; `RequestFailed` when tools/list fails."""
     from toolproof.cli.probing import source_path
+    from toolproof.mcp.stdio import stray_warning
     from toolproof.probe.audit import audit_result, audit_tools
     from toolproof.probe.connection import Prober
 
@@ -93,11 +94,17 @@ async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) ->
         tools = await prober.list_tools()
         reporter.start(len(tools))
         audits: list[ToolAudit] = []
+        seen = 0  # the stray stdout lines of the start and tools/list go on the first tool
         for index, tool in enumerate(tools):
             reporter.started(str(tool.get("name", "")), index, len(tools))
             (audit,) = await audit_tools(prober, [tool], include_writes=include_writes)
             audits.append(audit)
-            reporter.finished(audit_result(audit, source), index, len(tools))
+            result = audit_result(audit, source)
+            stray = stray_warning(prober.stray_stdout[seen:])
+            seen = len(prober.stray_stdout)
+            if stray:
+                result = result.model_copy(update={"warnings": (*result.warnings, stray)})
+            reporter.finished(result, index, len(tools))
     return audits
 
 
@@ -115,10 +122,11 @@ def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
 
 
 def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> None:
+    from toolproof.core.gofmt import counted
     from toolproof.probe.audit import healthy_case
     from toolproof.probe.cases import write_cases
     from toolproof.probe.verdicts import Verdict
 
     cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is Verdict.HEALTHY}
     written = write_cases(directory, cases)
-    print(f"audit: wrote {len(written)} cases to {directory}", file=sys.stderr)
+    print(f"audit: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

@@ -89,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
 
 async def _fuzz(
     spec: ConnectSpec, args: argparse.Namespace, seed: int
-) -> list[tuple[str, list[Probe]]] | str:
+) -> list[tuple[str, list[Probe], str]] | str:
     from toolproof.probe.connection import Prober
     from toolproof.probe.fuzz import FuzzPlan, fuzz_tools
-    from toolproof.probe.tools import is_destructive, tool_name
+    from toolproof.probe.tools import is_destructive, skip_reason, tool_name
 
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
@@ -108,7 +108,8 @@ async def _fuzz(
     outcomes = await fuzz_tools(spec, probed, plan, progress.done)
     progress.clear()
     by_name = {tool_name(tool): probes for tool, probes in zip(probed, outcomes, strict=True)}
-    return [(tool_name(tool), by_name.get(tool_name(tool), [])) for tool in chosen]
+    reasons = {tool_name(tool): skip_reason(tool) for tool in skipped}
+    return [(name, by_name.get(name, []), reasons.get(name, "")) for name in map(tool_name, chosen)]
 
 
 class _Progress:
@@ -139,28 +140,27 @@ def _report(
     args: argparse.Namespace,
     spec: ConnectSpec,
     seed: int,
-    gathered: list[tuple[str, list[Probe]]],
+    gathered: list[tuple[str, list[Probe], str]],
     duration_s: float,
 ) -> int:
     from collections import Counter
 
     from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
     from toolproof.model.result import CaseResult, Status
-    from toolproof.probe.audit import SKIP_REASON
     from toolproof.probe.fuzz import tool_results
 
     source = source_path(spec)
     results: list[CaseResult] = []
-    for name, probes in gathered:
+    for name, probes, skipped in gathered:
         if probes:
             results.extend(tool_results(name, probes, source))
         else:
-            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason=SKIP_REASON))
+            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason=skipped))
     reporter = Reporter(args, f"toolproof fuzz {source}", secrets(spec))
     reporter.start(len(results))
     reporter.all(results)
     status = reporter.end(duration_s)
-    counts = Counter(probe.verdict.value for _, probes in gathered for probe in probes)
+    counts = Counter(probe.verdict.value for _, probes, _ in gathered for probe in probes)
     classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items())) or "no inputs sent"
     out = terminal_stream(args)
     say(f"fuzz: seed {seed}; {sum(counts.values())} inputs: {classes}", out)
@@ -184,14 +184,15 @@ def _replay(args: argparse.Namespace, seed: int) -> str:
     return shlex.join(words)
 
 
-def _write_cases(directory: Path, gathered: list[tuple[str, list[Probe]]], spec: ConnectSpec) -> None:
+def _write_cases(directory: Path, gathered: list[tuple[str, list[Probe], str]], spec: ConnectSpec) -> None:
+    from toolproof.core.gofmt import counted
     from toolproof.probe.cases import write_cases
     from toolproof.probe.fuzz import finding_case, findings
 
     cases = {
         f"{finding.first.tool}_{finding.first.input.category}": finding_case(finding, spec)
-        for _, probes in gathered
+        for _, probes, _ in gathered
         for finding in findings(probes)
     }
     written = write_cases(directory, cases)
-    print(f"fuzz: wrote {len(written)} cases to {directory}", file=sys.stderr)
+    print(f"fuzz: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

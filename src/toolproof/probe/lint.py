@@ -1,9 +1,9 @@
 """`lint`: the schema rules, plus the two rules that call tools (E301 response size, W107 nondeterminism),
 and the verdicts as results: one per finding, one passing result per tool without any.
 
-An error-severity finding fails; a warning is reported as skipped (it does not fail the run) unless
-`--strict` made it an error or there are more findings than a non-zero `--threshold`, when every finding
-fails.
+An error-severity finding fails; a warning is a passing result carrying it (it does not fail the run)
+unless `--strict` made it an error or there are more findings than a non-zero `--threshold`, when every
+finding fails.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def lint_results(
             )
             results.append(CaseResult(name=name, file=source, status=Status.FAIL, failure=failure))
         else:
-            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason="warning"))
+            warning = f"{finding.code} at {finding.field}"
+            results.append(CaseResult(name=name, file=source, status=Status.PASS, warnings=(warning,)))
     flagged = {finding.tool for finding in findings}
     for tool in tools:
         if tool_name(tool) not in flagged:
@@ -97,3 +98,12 @@ def lint_results(
                 CaseResult(name=f"{tool_name(tool)}: no findings", file=source, status=Status.PASS)
             )
     return results
+
+
+def stdout_result(stray: list[str], source: Path) -> CaseResult:
+    """A passing result that warns of the lines the server wrote to stdout that are not MCP."""
+    from toolproof.mcp.stdio import stray_warning
+
+    warning = stray_warning(stray) or ""
+    name = "stdout holds only MCP messages"
+    return CaseResult(name=name, file=source, status=Status.PASS, warnings=(warning,))

@@ -29,7 +29,8 @@ class JUnitReport:
     ` [trial N]` on every case when the run has several trials; time in seconds; `file` and `line`
     attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
     text = the full detail, each value cut at 64 KiB with a note of how much was left out), SKIP
-    `<skipped message=reason>`; a stderr tail goes into `<system-err>`. Cases run as trials give their
+    `<skipped message=reason>`; warnings go into `<system-out>` as `warning: ...` lines, a stderr tail into
+    `<system-err>`. Cases run as trials give their
     testsuite the properties `pass_at_k` and `pass_up_k` (`capable/cases` and `reliable/cases`, as mcp-assert
     writes them), and each such testcase the properties `trials`, `passed`, `pass_rate` and `flaky`.
     """
@@ -112,6 +113,9 @@ class JUnitReport:
                 element.set("message", result.status.value.lower())
             location = self._scrub(f"at {result.file.as_posix()}:{result.line}")
             element.text = _xml("\n".join([*lines, location]))
+        if result.warnings:
+            warnings = "\n".join(f"warning: {warning}" for warning in result.warnings)
+            ET.SubElement(case, "system-out").text = self._text(warnings)
         if result.stderr.strip():
             ET.SubElement(case, "system-err").text = self._text(result.stderr)
 

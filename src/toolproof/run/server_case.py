@@ -30,6 +30,7 @@ class Verdict(Protocol):
         stderr: str = "",
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult: ...
 
 
@@ -59,6 +60,7 @@ async def execute_case(
         stderr: str = "",
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult:
         return CaseResult(
             name=case.name,
@@ -74,6 +76,7 @@ async def execute_case(
             stderr=stderr,
             phases=phases or {},
             steps=steps,
+            warnings=warnings,
         )
 
     reason = skip_reason(case, options.environ)
@@ -110,15 +113,15 @@ def _judged(
     on_observed: Callable[[Observation], None],
 ) -> CaseResult:
     """The verdict on what the server did: its classified failure, or the checks on its observation."""
-    steps = tuple(exchange.steps)
+    steps, warnings = tuple(exchange.steps), tuple(exchange.warnings)
     if exchange.observation is None:
-        failed = exchange.failure
-        return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
+        failed, stderr, phases = exchange.failure, exchange.stderr, exchange.phases
+        return verdict(Status.FAIL, failed, stderr=stderr, phases=phases, steps=steps, warnings=warnings)
     on_observed(exchange.observation)
     failure = check_block(block, expect, exchange.observation)
     status = Status.FAIL if failure else Status.PASS
     stderr = exchange.stderr if failure else ""
-    return verdict(status, failure, stderr=stderr, phases=exchange.phases, steps=steps)
+    return verdict(status, failure, stderr=stderr, phases=exchange.phases, steps=steps, warnings=warnings)
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:

@@ -57,13 +57,15 @@ class _Phases:
 class ServerExchange:
     """What came back from one case's conversation with its server: the observation, or the classified
     failure (timeout, failed request, failed setup) that stopped it; the server's stderr; seconds per
-    phase; the setup calls and the request with what came back, as the reports show them."""
+    phase; the setup calls and the request with what came back, as the reports show them; what was wrong
+    without failing it (lines on stdout that are not MCP)."""
 
     observation: Observation | None
     failure: Failure | None
     stderr: str
     phases: dict[str, float]
     steps: list[Step] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 async def observe_case(
@@ -91,14 +93,15 @@ async def observe_case(
     except TimeoutError:
         message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
         failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps)
+        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps, run.warnings())
     except RequestFailed as error:
         stderr = error.stderr or run.stderr()
-        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps)
+        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps, run.warnings())
     except _SetupFailed as error:
-        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps)
+        failure = error.failure
+        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps, run.warnings())
     run.phases.lap("stop", "done")
-    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps)
+    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps, run.warnings())
 
 
 class _SetupFailed(Exception):
@@ -128,6 +131,12 @@ class _CaseRun:
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
+
+    def warnings(self) -> list[str]:
+        from toolproof.mcp.stdio import stray_warning
+
+        stray = stray_warning(self.session.stray_stdout) if self.session else None
+        return [stray] if stray else []
 
     async def converse(self) -> Observation:
         """Connect, set up, make the block's request and read the files the expectations name."""

@@ -20,6 +20,7 @@ from jsonschema.validators import validator_for
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from pydantic import ValidationError
 
+from toolproof.mcp.stdio import StdioChannel, stray_warning
 from toolproof.model.result import Status
 from toolproof.probe.conformance.wire import Link, Message, NoAnswer
 
@@ -393,7 +394,19 @@ def passive(probe: Probe) -> list[Verdict]:
             )
         elif sent:
             verdicts.append(passed(check, f"server/{capability}#capabilities"))
+    if isinstance(probe.link.channel, StdioChannel):
+        verdicts.append(stdout_only_messages(probe.link.stray))
     return verdicts
+
+
+def stdout_only_messages(stray: list[str]) -> Verdict:
+    """The stdio rule: the server MUST NOT write anything to its stdout that is not a valid MCP message."""
+    check, section = "stdout holds only MCP messages", "basic/transports#stdio"
+    warning = stray_warning(stray)
+    if warning is None:
+        return passed(check, section)
+    rule = "the server MUST NOT write anything to its stdout that is not a valid MCP message"
+    return failed(check, section, f"{warning} ({rule})")
 
 
 CHECKS: tuple[Check, ...] = (
