@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         usage,
     )
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
     try:
         spec = connect_spec(args)
@@ -71,19 +72,22 @@ def run(args: argparse.Namespace) -> int:
         return usage(_NAME, str(error))
     reporter = Reporter(args, f"toolproof audit {source_path(spec)}", secrets(spec))
     started = time.perf_counter()
+    audits: list[ToolAudit] = []  # filled as each tool is audited: a stop by signal keeps what finished
     try:
-        audits = run_async(lambda: _audit(spec, args.include_writes, reporter))
+        outcome = run_async(lambda: _audit(spec, args.include_writes, reporter, audits))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
     status = reporter.end(time.perf_counter() - started)
     _summary(args, audits)
     if args.output is not None:
         _write_cases(args.output, audits, spec)
-    return status
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else status
 
 
-async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) -> list[ToolAudit]:
-    """Audit tool by tool, reporting each as it finishes; `RequestFailed` when tools/list fails."""
+async def _audit(
+    spec: ConnectSpec, include_writes: bool, reporter: Reporter, audits: list[ToolAudit]
+) -> None:
+    """Audit tool by tool into `audits`, reporting each as it finishes; RequestFailed if tools/list fails."""
     from toolproof.cli.probing import source_path
     from toolproof.mcp.stdio import stray_warning
     from toolproof.probe.audit import audit_result, audit_tools
@@ -93,7 +97,6 @@ async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) ->
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
         reporter.start(len(tools))
-        audits: list[ToolAudit] = []
         seen = 0  # the stray stdout lines of the start and tools/list go on the first tool
         for index, tool in enumerate(tools):
             reporter.started(str(tool.get("name", "")), index, len(tools))
@@ -105,7 +108,6 @@ async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) ->
             if stray:
                 result = result.model_copy(update={"warnings": (*result.warnings, stray)})
             reporter.finished(result, index, len(tools))
-    return audits
 
 
 def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:

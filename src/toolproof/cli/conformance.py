@@ -6,10 +6,14 @@ import argparse
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import add_output_options, duration_arg, reports
 from toolproof.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from toolproof.model.result import CaseResult
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -56,7 +60,8 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
-    from toolproof.probe.conformance import run
+    from toolproof.probe.conformance import check_server
+    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
 
     headers: dict[str, str] = {}
@@ -96,6 +101,7 @@ def conformance(args: argparse.Namespace) -> int:
             request_timeout=args.timeout,
         )
     sink = reports(args).sink(secret_values(os.environ, headers))
-    results = run(spec, args.server)
+    results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
+    outcome = run_until_signal(lambda: check_server(spec, args.server, results))
     report_results(results, sink, f"{_NAME} {args.server}", sum(result.duration_s for result in results))
-    return exit_code_of(results)
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)

@@ -71,6 +71,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     from toolproof.cli.probing import cannot_connect, connect_spec, run_async, usage
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
     try:
         spec = connect_spec(args)
@@ -78,18 +79,22 @@ def run(args: argparse.Namespace) -> int:
         return usage(_NAME, str(error))
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     started = time.perf_counter()
+    gathered: list[tuple[str, list[Probe], str]] = []  # filled as answers come: a stop keeps them
     try:
-        gathered = run_async(lambda: _fuzz(spec, args, seed))
+        outcome = run_async(lambda: _fuzz(spec, args, seed, gathered))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
-    if isinstance(gathered, str):
-        return usage(_NAME, gathered)
-    return _report(args, spec, seed, gathered, time.perf_counter() - started)
+    if isinstance(outcome, str):
+        return usage(_NAME, outcome)
+    status = _report(args, spec, seed, gathered, time.perf_counter() - started)
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else status
 
 
 async def _fuzz(
-    spec: ConnectSpec, args: argparse.Namespace, seed: int
-) -> list[tuple[str, list[Probe], str]] | str:
+    spec: ConnectSpec, args: argparse.Namespace, seed: int, gathered: list[tuple[str, list[Probe], str]]
+) -> str | None:
+    """Fuzz the chosen tools into `gathered`, each as (name, its probes, why it was skipped); or a usage
+    error."""
     from toolproof.probe.connection import Prober
     from toolproof.probe.fuzz import FuzzPlan, fuzz_tools
     from toolproof.probe.tools import is_destructive, skip_reason, tool_name
@@ -104,12 +109,16 @@ async def _fuzz(
     skipped = [tool for tool in chosen if is_destructive(tool) and not args.include_writes]
     probed = [tool for tool in chosen if tool not in skipped]
     plan = FuzzPlan(seed=seed, runs=args.runs, jobs=args.jobs)
-    progress = _Progress([tool_name(tool) for tool in probed])
-    outcomes = await fuzz_tools(spec, probed, plan, progress.done)
-    progress.clear()
+    outcomes: list[list[Probe]] = [[] for _ in probed]
     by_name = {tool_name(tool): probes for tool, probes in zip(probed, outcomes, strict=True)}
     reasons = {tool_name(tool): skip_reason(tool) for tool in skipped}
-    return [(name, by_name.get(name, []), reasons.get(name, "")) for name in map(tool_name, chosen)]
+    gathered += [(name, by_name.get(name, []), reasons.get(name, "")) for name in map(tool_name, chosen)]
+    progress = _Progress([tool_name(tool) for tool in probed])
+    try:
+        await fuzz_tools(spec, probed, plan, progress.done, outcomes)
+    finally:
+        progress.clear()
+    return None
 
 
 class _Progress:
@@ -155,7 +164,8 @@ def _report(
         if probes:
             results.extend(tool_results(name, probes, source))
         else:
-            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason=skipped))
+            reason = skipped or "not fuzzed: the run was stopped first"
+            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason=reason))
     reporter = Reporter(args, f"toolproof fuzz {source}", secrets(spec))
     reporter.start(len(results))
     reporter.all(results)

@@ -14,6 +14,7 @@ from toolproof.exit_codes import ExitCode, UsageError
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.probe.lint_rules import Finding
+    from toolproof.run.interrupt import Interrupted
 
 _NAME = "lint"
 
@@ -83,16 +84,18 @@ def run(args: argparse.Namespace) -> int:
     gathered = _gather(args, spec)
     if isinstance(gathered, int):
         return gathered
-    tools, findings, stray = gathered
-    return _report(args, spec, (tools, findings, stray), time.perf_counter() - started)
+    found, stopped = gathered
+    status = _report(args, spec, found, time.perf_counter() - started)
+    return stopped.report(f"toolproof {_NAME}") if stopped is not None else status
 
 
 Gathered: TypeAlias = "tuple[list[dict[str, Any]], list[Finding], list[str]]"
 """The tools, every finding, and the lines the server wrote to stdout that are not MCP."""
 
 
-def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> Gathered | int:
-    """What lint found, or the exit status after saying why there is nothing."""
+def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> tuple[Gathered, Interrupted | None] | int:
+    """What lint found (so far, when a signal stopped it, with that stop), or the exit status after saying why
+    there is nothing."""
     from toolproof.cli.probing import usage
     from toolproof.probe.lint_rules import grade, lint_tools
     from toolproof.probe.tools import ToolsFileError, load_tools_file
@@ -103,26 +106,34 @@ def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> Gathered | in
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
             return usage(_NAME, str(error))
-        return tools, grade(lint_tools(tools), skip=skip, strict=args.strict), []
+        return (tools, grade(lint_tools(tools), skip=skip, strict=args.strict), []), None
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
     from toolproof.probe.lint import CallRules, call_findings
+    from toolproof.run.interrupt import Interrupted
 
     rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
+    listed: list[dict[str, Any]] = []
+    found: list[Finding] = []
+    stray: list[str] = []
 
-    async def probe() -> Gathered:
+    async def probe() -> None:
         from toolproof.probe.connection import Prober
 
         async with Prober(spec) as prober:
-            listed = await prober.list_tools()
-            called = await call_findings(prober, listed, rules)
-        return listed, lint_tools(listed) + called, prober.stray_stdout
+            try:
+                listed.extend(await prober.list_tools())
+                found.extend(lint_tools(listed))
+                await call_findings(prober, listed, rules, found)
+            finally:
+                stray.extend(prober.stray_stdout)
 
     try:
-        listed, found, stray = run_async(probe)
+        outcome = run_async(probe)
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
-    return listed, grade(found, skip=skip, strict=args.strict), stray
+    stopped = outcome if isinstance(outcome, Interrupted) else None
+    return (listed, grade(found, skip=skip, strict=args.strict), stray), stopped
 
 
 def _report(args: argparse.Namespace, spec: ConnectSpec | None, gathered: Gathered, duration_s: float) -> int:

@@ -55,11 +55,14 @@ class FuzzPlan:
     shrink_budget: int = SHRINK_BUDGET
 
 
-async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan) -> list[Probe]:
+async def fuzz_tool(
+    prober: Prober, tool: Tool, plan: FuzzPlan, probes: list[Probe] | None = None
+) -> list[Probe]:
     """Every input for one tool, in order; crashes are shrunk before the next input; after HANG_LIMIT
-    timeouts in a row the remaining inputs are skipped."""
+    timeouts in a row the remaining inputs are skipped. `probes` (default: a new list) is filled as the
+    answers come, so a fuzz stopped early keeps them (a crash stopped while shrinking, unshrunk)."""
     name = tool_name(tool)
-    probes: list[Probe] = []
+    probes = [] if probes is None else probes
     hangs = 0
     for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
         if not item.sendable or hangs >= HANG_LIMIT:
@@ -78,22 +81,31 @@ async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan) -> list[Probe]:
             malformed = not isinstance(candidate, dict)
             return classify(outcome, valid_input=False, malformed=malformed) is Verdict.CRASH
 
-        shrunk, calls = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget)
+        try:
+            shrunk, calls = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget)
+        except BaseException:  # cancelled (a stop signal): the crash stands as found
+            probes.append(Probe(name, item, verdict, outcome, item.arguments))
+            raise
         probes.append(Probe(name, item, verdict, outcome, shrunk, calls))
     return probes
 
 
 async def fuzz_tools(
-    spec: ConnectSpec, tools: Sequence[Tool], plan: FuzzPlan, done: Callable[[int, list[Probe]], None]
+    spec: ConnectSpec,
+    tools: Sequence[Tool],
+    plan: FuzzPlan,
+    done: Callable[[int, list[Probe]], None],
+    outcomes: list[list[Probe]] | None = None,
 ) -> list[list[Probe]]:
-    """Fuzz the tools on `plan.jobs` workers (each its own server); `done(index, probes)` after each tool."""
-    outcomes: list[list[Probe]] = [[] for _ in tools]
+    """Fuzz the tools on `plan.jobs` workers (each its own server); `done(index, probes)` after each tool.
+    `outcomes` (default: new lists), one list per tool, is filled as the answers come."""
+    outcomes = [[] for _ in tools] if outcomes is None else outcomes
     next_index = iter(range(len(tools)))
 
     async def worker() -> None:
         async with Prober(spec) as prober:
             for index in next_index:
-                outcomes[index] = await fuzz_tool(prober, tools[index], plan)
+                await fuzz_tool(prober, tools[index], plan, outcomes[index])
                 done(index, outcomes[index])
 
     async with anyio.create_task_group() as group:

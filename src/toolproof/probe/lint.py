@@ -35,9 +35,11 @@ class CallRules:
     nondeterminism: bool = False
 
 
-async def call_findings(prober: Prober, tools: Sequence[Tool], rules: CallRules) -> list[Finding]:
-    """E301 and W107 findings; destructive tools are not called, and a call that fails settles nothing."""
-    findings: list[Finding] = []
+async def call_findings(
+    prober: Prober, tools: Sequence[Tool], rules: CallRules, findings: list[Finding]
+) -> None:
+    """Add the E301 and W107 findings to `findings`, tool by tool; destructive tools are not called, and a
+    call that fails settles nothing."""
     for tool in tools:
         if is_destructive(tool) or not (rules.call_tools or rules.nondeterminism):
             continue
@@ -63,7 +65,6 @@ async def call_findings(prober: Prober, tools: Sequence[Tool], rules: CallRules)
         if rules.nondeterminism and len(texts) == NONDETERMINISM_CALLS and len(distinct) > 1:
             message = f"{len(distinct)} different outputs from {NONDETERMINISM_CALLS} identical calls."
             findings.append(Finding(name, "W107", Severity.WARNING, message, "behavior", "nondeterminism"))
-    return findings
 
 
 def lint_results(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import anyio
-
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
@@ -14,7 +12,7 @@ from toolproof.probe.conformance.checks import SPEC, Verdict, run_checks
 from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.wire import NoAnswer, open_link
 
-__all__ = ["SPEC", "ProbeFailed", "probe_server", "results"]
+__all__ = ["SPEC", "ProbeFailed", "check_server", "probe_server", "results"]
 
 
 class ProbeFailed(Exception):
@@ -25,13 +23,14 @@ class ProbeFailed(Exception):
         self.failure = failure
 
 
-async def probe_server(spec: ConnectSpec) -> list[Verdict]:
-    """Every check that applies to the server's transport; ProbeFailed when none could run."""
+async def probe_server(spec: ConnectSpec, verdicts: list[Verdict]) -> None:
+    """Every check that applies to the server's transport, into `verdicts` as each is made; ProbeFailed when
+    none could run."""
     fault: TransportFault | None = None
     try:
         async with open_link(spec) as link:
             try:
-                verdicts = await run_checks(link)
+                await run_checks(link, verdicts)
             finally:
                 fault = link.channel.fault
         if spec.transport is Transport.HTTP:
@@ -50,7 +49,6 @@ async def probe_server(spec: ConnectSpec) -> list[Verdict]:
             raise
         failure = classify(error, during="conformance", fault=fault, timeout=spec.request_timeout)
         raise ProbeFailed(failure) from error
-    return verdicts
 
 
 def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
@@ -74,12 +72,20 @@ def results(verdicts: list[Verdict], label: str) -> list[CaseResult]:
     return converted
 
 
-def run(spec: ConnectSpec, label: str) -> list[CaseResult]:
-    """Probe the server and give the results: one per check, or one error when no check could run."""
+async def check_server(spec: ConnectSpec, label: str, found: list[CaseResult]) -> None:
+    """Probe the server into `found`: one result per check, or one error when no check could run; when
+    cancelled (a stop signal), the results of the checks made so far."""
+    verdicts: list[Verdict] = []
+    failure: Failure | None = None
     try:
-        return results(anyio.run(probe_server, spec), label)
+        await probe_server(spec, verdicts)
     except ProbeFailed as error:
-        return [CaseResult(name="connect", file=_file(label), status=Status.ERROR, failure=error.failure)]
+        failure = error.failure
+    finally:  # also when cancelled
+        if failure is None:
+            found.extend(results(verdicts, label))
+        else:
+            found.append(CaseResult(name="connect", file=_file(label), status=Status.ERROR, failure=failure))
 
 
 def _file(label: str) -> Path:

@@ -422,11 +422,12 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-async def run_checks(link: Link) -> list[Verdict]:
-    """Every check on one fresh link, in order; a request left unanswered fails its check, ends the rest."""
+async def run_checks(link: Link, verdicts: list[Verdict]) -> None:
+    """Every check on one fresh link, in order, into `verdicts`; a request left unanswered fails its check,
+    ends the rest."""
     started = time.perf_counter()
-    verdicts, capabilities = await handshake(link)
-    verdicts = timed(verdicts, started)
+    made, capabilities = await handshake(link)
+    verdicts += timed(made, started)
     probe = Probe(link, capabilities, {}, set())
     for check in CHECKS:
         started = time.perf_counter()
@@ -434,8 +435,8 @@ async def run_checks(link: Link) -> list[Verdict]:
             verdicts += timed(await check(probe), started)
         except NoAnswer as error:
             verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return verdicts
-    return verdicts + passive(probe)
+            return
+    verdicts += passive(probe)
 
 
 def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:
