@@ -314,7 +314,9 @@ def check_traces(
     report_results(
         results, (reports or Reports()).sink((), sink), "toolproof check", time.monotonic() - started
     )
-    unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
+    unchecked = not any(
+        pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
+    )
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked)
 
 

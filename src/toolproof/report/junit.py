@@ -13,7 +13,13 @@ from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.describe import REPORT_VALUE_CHARS, display_name, failure_lines, unique_names
+from toolproof.report.describe import (
+    REPORT_VALUE_CHARS,
+    display_name,
+    failure_lines,
+    shown_failure,
+    unique_names,
+)
 from toolproof.report.reliability import reliability
 from toolproof.report.summary import Summary
 
@@ -101,14 +107,15 @@ class JUnitReport:
         elif result.status in (Status.FAIL, Status.ERROR):
             tag = "failure" if result.status is Status.FAIL else "error"
             element = ET.SubElement(case, tag)
+            failure = shown_failure(result)  # the stderr goes into <system-err>
             lines = (
-                failure_lines(result.failure, self._scrub, max_chars=REPORT_VALUE_CHARS, details=True)
-                if result.failure
+                failure_lines(failure, self._scrub, max_chars=REPORT_VALUE_CHARS, details=True)
+                if failure
                 else []
             )
-            if result.failure:
+            if failure:
                 element.set("message", _xml(lines[0]))
-                element.set("type", result.failure.kind.value)
+                element.set("type", failure.kind.value)
             else:
                 element.set("message", result.status.value.lower())
             location = self._scrub(f"at {result.file.as_posix()}:{result.line}")

@@ -14,7 +14,7 @@ from toolproof.core.writing import warn
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.baseline import Entry, compare
-from toolproof.report.describe import case_ids, failure_lines, format_duration
+from toolproof.report.describe import case_ids, failure_lines, format_duration, shown_failure
 from toolproof.report.reliability import flaky_label, reliability
 from toolproof.report.summary import Summary
 
@@ -83,11 +83,8 @@ class MarkdownReport:
             return []
         lines = ["<details><summary>Failure details</summary>", ""]
         for result, node_id in bad:
-            text = (
-                "\n".join(failure_lines(result.failure, self._scrub))
-                if result.failure
-                else result.status.value
-            )
+            failure = shown_failure(result)
+            text = "\n".join(failure_lines(failure, self._scrub)) if failure else result.status.value
             if result.stderr.strip():
                 text += "\nserver stderr:\n" + self._scrub(result.stderr)
             fence = "````" if "```" in text else "```"

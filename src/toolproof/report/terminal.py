@@ -19,6 +19,7 @@ from toolproof.report.describe import (
     failure_lines,
     format_duration,
     one_line,
+    shown_failure,
     stderr_tail,
 )
 from toolproof.report.ordering import InOrder
@@ -222,10 +223,11 @@ class TerminalReport:
 
     def _details(self, result: CaseResult) -> list[list[Piece]]:
         lines: list[list[Piece]] = []
-        if result.failure:
+        failure = shown_failure(result)
+        if failure:
             full = self._verbosity >= Verbosity.VERBOSE
             detail = failure_lines(
-                result.failure,
+                failure,
                 self._scrub,
                 max_chars=None if full else VALUE_CHARS,
                 max_lines=None if full else VALUE_LINES,
