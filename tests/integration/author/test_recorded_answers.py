@@ -54,3 +54,17 @@ def test_snapshot_fails_on_a_changed_description_or_annotations(tmp_path: Path, 
     annotated = toolproof("snapshot", str(suite), report=True)
     assert annotated.status == 1
     assert "$.answer.annotations.readOnlyHint" in annotated.out
+
+
+def test_one_of_a_kind_is_counted_in_the_singular(tmp_path: Path, toolproof: Toolproof) -> None:
+    settings = tmp_path / "server.json"
+    server = shlex.join([sys.executable, str(CHANGING), str(settings)])
+    configure(settings, answer="v1")
+    made = toolproof("generate", "--server", server, "--output", str(tmp_path / "suite"))
+    assert made.out.startswith("1 tool, 0 resources, 0 prompts; 1 file written to ")
+    audited = toolproof("audit", "--server", server, "--output", str(tmp_path / "cases"))
+    assert f"audit: wrote 1 case to {tmp_path / 'cases'}" in audited.err
+    configure(settings, answer="v1", description="Gives back the configured answer, as it was set.")
+    linted = toolproof("lint", "--server", server)
+    assert "1 passed (1 with warning), 0 failed" in linted.out
+    assert "lint: 1 tool, 0 errors, 1 warning\n" in linted.out
