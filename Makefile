@@ -18,7 +18,7 @@ browser:
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev,agents]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -40,6 +40,8 @@ bench: setup
 	python bench/bench_assertions.py
 	python bench/bench_notifications.py
 	python bench/bench_startup.py
+	python bench/bench_lint.py
+	python bench/bench_scan.py
 
 clean:
 	rm -rf $(VENV) node_modules

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from toolproof._version import __version__
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
         evaluate,
         run_suite,
     )
-
-__version__ = "0.1.0"
 
 _API = frozenset(
     {"Collection", "Reports", "SuiteResult", "check_traces", "collect_suite", "evaluate", "run_suite"}

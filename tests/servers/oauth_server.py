@@ -8,12 +8,16 @@ wrapper answers `grant_type=client_credentials` itself and passes every other to
 
 The pre-registered client is OAUTH_CLIENT_ID / OAUTH_CLIENT_SECRET from the environment, authenticating with
 client_secret_basic (OAUTH_CLIENT_ID + "-post": client_secret_post); dynamic registration is open. Tokens
-live --token-ttl seconds and carry the scope `notes`.
+live --token-ttl seconds and carry the scope `notes`. The jwt-bearer grant (RFC 7523) is answered for any
+client whose assertion is OAUTH_WORKLOAD_TOKEN from the environment (`invalid_grant` otherwise). `--dpop`
+puts oauth_dpop.py's checks in front (`--dpop nonce`: with server nonces at both endpoints).
 
 Tools: `whoami` (the client and scopes of the token), `echo_token` (the bearer token itself, to prove reports
-mask it), `tokens_issued` (how many access tokens the server has issued so far).
+mask it), `tokens_issued` (how many access tokens the server has issued so far), `jwt_bearer_requests` (how
+many jwt-bearer token requests it has answered, refused or not), `dpop_key` (the thumbprint of the key the
+token is bound to, empty for a bearer token).
 
-Usage: oauth_server.py --port N [--token-ttl SECONDS]
+Usage: oauth_server.py --port N [--token-ttl SECONDS] [--dpop on|nonce]
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ from mcp.server.auth.provider import (
     construct_redirect_uri,
 )
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthToken
+from oauth_dpop import DPoPLayer  # the sibling module (this file runs as a script)
 from pydantic import AnyUrl
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -58,6 +63,7 @@ class ApproveAtOnce:
         self.tokens: dict[str, AccessToken] = {}
         self.refresh: dict[str, RefreshToken] = {}
         self.issued = 0
+        self.jwt_bearer_requests = 0
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -147,6 +153,9 @@ def client_credentials(app: ASGIApp, provider: ApproveAtOnce) -> ASGIApp:
             if not message.get("more_body"):
                 break
         form = {key: values[0] for key, values in parse_qs(body.decode()).items()}
+        if form.get("grant_type") == JWT_BEARER_GRANT_TYPE:
+            await jwt_bearer(form, provider)(scope, receive, send)
+            return
         if form.get("grant_type") != "client_credentials":
             sent = False
 
@@ -176,7 +185,18 @@ def client_credentials(app: ASGIApp, provider: ApproveAtOnce) -> ASGIApp:
     return wrapped
 
 
-def build(port: int, ttl: int) -> ASGIApp:
+def jwt_bearer(form: dict[str, str], provider: ApproveAtOnce) -> JSONResponse:
+    """The answer to a jwt-bearer token request: a token for the workload token, `invalid_grant` else."""
+    provider.jwt_bearer_requests += 1
+    expected = os.environ.get("OAUTH_WORKLOAD_TOKEN", "")
+    if not expected or not secrets.compare_digest(form.get("assertion", ""), expected):
+        refused = {"error": "invalid_grant", "error_description": "assertion refused"}
+        return JSONResponse(refused, status_code=400)
+    token = provider.issue(form.get("client_id", ""), form.get("scope", SCOPE).split(), form.get("resource"))
+    return JSONResponse(token.model_dump(mode="json", exclude_none=True))
+
+
+def build(port: int, ttl: int, dpop: str = "") -> ASGIApp:
     base = f"http://127.0.0.1:{port}"
     provider = ApproveAtOnce(ttl)
     client_id, client_secret = (
@@ -222,15 +242,31 @@ def build(port: int, ttl: int) -> ASGIApp:
         """How many access tokens this server has issued."""
         return provider.issued
 
-    return client_credentials(server.streamable_http_app(), provider)
+    @server.tool()
+    def jwt_bearer_requests() -> int:
+        """How many jwt-bearer token requests this server has answered."""
+        return provider.jwt_bearer_requests
+
+    app = client_credentials(server.streamable_http_app(), provider)
+    layer = DPoPLayer(app, base, require_nonce=dpop == "nonce") if dpop else None
+
+    @server.tool()
+    def dpop_key() -> str:
+        """The thumbprint of the key this request's token is bound to (empty: a bearer token)."""
+        token = get_access_token()
+        return layer.bound.get(token.token, "") if layer and token else ""
+
+    return layer or app
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--token-ttl", type=int, default=3600)
+    parser.add_argument("--dpop", choices=("on", "nonce"), default="")
     args = parser.parse_args()
-    uvicorn.run(build(args.port, args.token_ttl), host="127.0.0.1", port=args.port, log_level="warning")
+    app = build(args.port, args.token_ttl, args.dpop)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

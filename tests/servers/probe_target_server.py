@@ -14,8 +14,11 @@ Tools (one behaviour each, so a probe's verdict on one can be checked against it
   counter        answers a different number on every call (nondeterministic)
   big            answers 150 KB of text
 
-`--tools N` instead lists N generated tools (`tool_0` ...) that all answer ok; `--only NAME,...` lists
-only those tools.
+`--tools N` instead lists N generated tools (`tool_0` ...) that all answer ok; `--alike N` lists N tools of
+one shape (`op_0` ...: two numeric operands, as a calculator's), every one of which can feed every other;
+`--failing N` lists N tools (`render_0` ...) that fail every call alike, as a server whose backend is
+unreachable does (an isError traceback whose only difference is the size of the request); `--only NAME,...`
+lists only those tools. `--calls FILE` appends the name of every tool called to FILE, one a line.
 """
 
 from __future__ import annotations
@@ -109,7 +112,52 @@ def call(name: str, arguments: Any) -> dict[str, Any] | None:
     return text(str(args.get("text", "")))
 
 
+OPERANDS = {
+    "type": "object",
+    "properties": {
+        "first_operand": {"type": "number", "description": "the first operand"},
+        "second_operand": {"type": "number", "description": "the second operand"},
+    },
+    "required": ["first_operand", "second_operand"],
+}
+
+
+CHART = {
+    "type": "object",
+    "properties": {
+        "data": {"type": "array", "items": {"type": "object"}, "description": "the rows to plot"},
+        "title": {"type": "string", "description": "the chart's title"},
+        "width": {"type": "integer", "minimum": 100, "maximum": 2000, "description": "width in pixels"},
+    },
+    "required": ["data"],
+}
+
+
+def unreachable(arguments: Any) -> dict[str, Any]:
+    size = len(json.dumps(arguments))
+    trace = (
+        'Traceback (most recent call last):\n  File "render.py", line 12, in render\n'
+        f"ConnectionError: cannot reach https://render.invalid: request of {size} bytes refused"
+    )
+    return text(trace, error=True)
+
+
+def option(name: str) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+
+
 def listed() -> list[dict[str, Any]]:
+    if "--failing" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--failing") + 1])
+        return [
+            tool(f"render_{i}", f"Returns chart {i} rendered by the render service.", CHART)
+            for i in range(count)
+        ]
+    if "--alike" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--alike") + 1])
+        return [
+            tool(f"op_{i}", f"Returns operation {i} of the two operands.", OPERANDS) for i in range(count)
+        ]
     if "--tools" in sys.argv:
         count = int(sys.argv[sys.argv.index("--tools") + 1])
         return [tool(f"tool_{i}", f"Returns the text given to tool {i}.", TEXT) for i in range(count)]
@@ -138,6 +186,13 @@ def main() -> None:
         elif method == "tools/list":
             result = {"tools": tools}
         elif method == "tools/call":
+            log = option("--calls")
+            if log is not None:
+                with open(log, "a", encoding="utf-8") as calls:
+                    calls.write(f"{params.get('name')}\n")
+            if str(params.get("name")).startswith("render_"):
+                send({"jsonrpc": "2.0", "id": ident, "result": unreachable(params.get("arguments"))})
+                continue
             if params.get("name") == "strict":
                 send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": "invalid params"}})
                 continue

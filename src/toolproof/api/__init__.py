@@ -21,6 +21,7 @@ from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
+from toolproof.api.scan import scan as scan
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ __all__ = [
     "collect_suite",
     "evaluate",
     "run_suite",
+    "scan",
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
@@ -54,9 +56,9 @@ def path_list(paths: str | os.PathLike[str] | Sequence[str | Path]) -> list[Path
 
 
 def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> Collection:
-    """Load the suite files `paths` name (directories are walked) and keep the cases `select` (a `-k`
-    pattern) matches. Raises UsageError for a missing path, a malformed pattern or one that selects none of
-    the cases found."""
+    """Load the suite files `paths` name (directories are walked; a YAML file in them that holds no test is
+    skipped with a note) and keep the cases `select` (a `-k` pattern) matches. Raises UsageError for a
+    missing path, a malformed pattern or one that selects none of the cases found."""
     from toolproof import load
     from toolproof.load.sharing import share_servers
 
@@ -66,9 +68,7 @@ def collect_suite(paths: Sequence[str | Path], *, select: str | None = None) -> 
     if not paths:
         raise UsageError("give at least one suite file or directory")
     try:
-        items = share_servers(
-            item for path in load.discover(path_list(paths)) for item in load.load_file(path)
-        )
+        items = share_servers(load.load_paths(path_list(paths)))
         found = [item for item in items if isinstance(item, Case)]
         chosen = {id(case) for case in load.select(found, pattern)}
     except load.SuiteNotFound as missing:

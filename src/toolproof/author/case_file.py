@@ -11,7 +11,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.author.drafts import Draft
 from toolproof.core.sanitize import clean
 from toolproof.model.server_case import AssertBlock, Block, PromptsBlock, ResourcesBlock

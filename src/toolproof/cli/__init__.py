@@ -8,7 +8,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.exit_codes import ExitCode
 
 COMMANDS = (
@@ -23,6 +23,7 @@ COMMANDS = (
     "audit",
     "fuzz",
     "conformance",
+    "scan",
 )
 AUTHORING = ("init", "generate", "snapshot", "coverage", "watch", "matrix")
 

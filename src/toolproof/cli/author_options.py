@@ -147,10 +147,10 @@ def suite_paths(args: argparse.Namespace) -> list[Path]:
 
 def load_items(paths: Sequence[Path]) -> list[Case | LoadError]:
     """Every case and load error of the files the paths name, in order; UsageError for a missing path."""
-    from toolproof.load import SuiteNotFound, discover, load_file
+    from toolproof.load import SuiteNotFound, load_paths
 
     try:
-        return [item for path in discover(paths) for item in load_file(path)]
+        return load_paths(paths)
     except SuiteNotFound as error:
         raise UsageError(str(error)) from None
 

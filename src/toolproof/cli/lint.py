@@ -20,11 +20,12 @@ _NAME = "lint"
 
 DIFFERENCES = (
     "Differences from mcp-assert 0.12.3: E105 is reported once per field and consuming tool (mcp-assert "
-    "repeats it); E107 is shown as the warning it is; E112 also flags token, access_token, refresh_token "
-    "and api_token; W105 is reported once per tool; a warning is a passing result that carries it (it never "
-    "fails the run), and so are lines the server writes to stdout that are not MCP; --fix prints "
-    "an RFC 6902 JSON Patch per tool and exits as lint does (mcp-assert: always 0); --tools-file lints a "
-    "saved tools/list result without a server. "
+    "repeats it); E107 is shown as the warning it is, once per group of tools that feed each other in a "
+    "circle; E112 also flags access_token, refresh_token, api_token and a token its description does not "
+    "call a link, reference, page or CSRF token; a skipped rule never runs; W105 is reported once per tool; "
+    "a warning is a passing result that carries it (it never fails the run), and so are lines the server "
+    "writes to stdout that are not MCP; --fix prints an RFC 6902 JSON Patch per tool and exits as lint does "
+    "(mcp-assert: always 0); --tools-file lints a saved tools/list result without a server. "
 )
 
 
@@ -106,13 +107,14 @@ def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> tuple[Gathere
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
             return usage(_NAME, str(error))
-        return (tools, grade(lint_tools(tools), skip=skip, strict=args.strict), []), None
+        return (tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict), []), None
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
     from toolproof.probe.lint import CallRules, call_findings
     from toolproof.run.interrupt import Interrupted
 
-    rules = CallRules(args.call_tools, args.max_response_kb, args.detect_nondeterminism)
+    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
+    rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
     listed: list[dict[str, Any]] = []
     found: list[Finding] = []
     stray: list[str] = []
@@ -123,7 +125,7 @@ def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> tuple[Gathere
         async with Prober(spec) as prober:
             try:
                 listed.extend(await prober.list_tools())
-                found.extend(lint_tools(listed))
+                found.extend(lint_tools(listed, skip))
                 await call_findings(prober, listed, rules, found)
             finally:
                 stray.extend(prober.stray_stdout)

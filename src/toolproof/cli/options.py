@@ -148,7 +148,12 @@ def add_output_options(
     )
     verbosity = reports.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
-    verbosity.add_argument("-v", "--verbose", action="store_true", help="also print phase timings")
+    verbosity.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print phase timings and what each case sent and got back",
+    )
     if not run_control:
         return
     control = parser.add_argument_group("run control")

@@ -166,10 +166,10 @@ class Reporter:
         self._title = title
         self._results: list[CaseResult] = []
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, settings: dict[str, object] | None = None) -> None:
         from toolproof.model.events import RunStarted
 
-        self._sink.handle(RunStarted(total=total, title=self._title))
+        self._sink.handle(RunStarted(total=total, title=self._title, settings=settings or {}))
 
     def started(self, name: str, index: int, total: int) -> None:
         from toolproof.model.events import CaseStarted

@@ -1,21 +1,25 @@
 """Loading test suites: discover files, read every YAML document, map each onto the model by its dialect.
 
 A file or document that cannot be loaded yields LoadErrors (file, line, column, field); the rest still
-load.
+load. A YAML file found by walking a directory that holds no test (`dialects.holds_tests`) is skipped with a
+note; a file named by its path is always loaded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.load.dialects import load_document
+from toolproof.core.writing import warn
+from toolproof.load.dialects import holds_tests, load_document
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
+from toolproof.load.shapes import settings_file
 from toolproof.load.walk import SuiteNotFound, discover
-from toolproof.load.yaml_source import read_yaml
+from toolproof.load.yaml_source import YamlFile, read_yaml
 
 if TYPE_CHECKING:  # an agent command loads the package, never a server case
     from toolproof.model.server_case import Case
@@ -27,8 +31,10 @@ __all__ = [
     "SuiteNotFound",
     "discover",
     "load_file",
+    "load_paths",
     "load_suite",
     "select",
+    "skip_note",
 ]
 
 
@@ -42,7 +48,11 @@ class LoadedSuite:
 
 def load_file(path: Path) -> list[Case | LoadError]:
     """Every case and load error of one file, in the order they are written."""
-    source = read_yaml(path)
+    return load_source(read_yaml(path))
+
+
+def load_source(source: YamlFile) -> list[Case | LoadError]:
+    """Every case and load error of a file that was read, in the order they are written."""
     items: list[Case | LoadError] = list(source.errors)
     for document in source.documents:
         try:
@@ -58,13 +68,40 @@ def _position(item: Case | LoadError) -> tuple[int, int]:
     return item.source.line, item.source.column
 
 
-def load_suite(paths: Sequence[Path]) -> LoadedSuite:
-    """Load every file `paths` names (see `discover`); raises SuiteNotFound for a missing path."""
-    suite = LoadedSuite()
+SKIPPED_NOTE = "skipped: no document in it is a test of a format toolproof knows (name the file to load it)"
+"""The note of a YAML file a directory walk found that holds no test."""
+
+
+def skip_note(path: Path, source: YamlFile) -> str | None:
+    """The note for a file a directory walk found that holds no test (`holds_tests`), or None for one of
+    toolproof's own settings files, skipped without a word."""
+    if any(settings_file(path, document.data) for document in source.documents):
+        return None
+    return f"{path}: {SKIPPED_NOTE}"
+
+
+def load_paths(paths: Sequence[Path], note: Callable[[str], None] = warn) -> list[Case | LoadError]:
+    """Every case and load error of the files `paths` name (see `discover`), file by file. A file found by
+    walking a directory that holds no test is skipped, told to `note`; raises SuiteNotFound for a missing
+    path."""
+    named = {os.path.realpath(path) for path in paths if not path.is_dir()}
+    items: list[Case | LoadError] = []
     for path in discover(paths):
-        for item in load_file(path):
-            if isinstance(item, LoadError):
-                suite.errors.append(item)
-            else:
-                suite.cases.append(item)
+        source = read_yaml(path)
+        if os.path.realpath(path) not in named and not holds_tests(source):
+            if (text := skip_note(path, source)) is not None:
+                note(text)
+            continue
+        items.extend(load_source(source))
+    return items
+
+
+def load_suite(paths: Sequence[Path], note: Callable[[str], None] = warn) -> LoadedSuite:
+    """Load every file `paths` names (see `load_paths`); raises SuiteNotFound for a missing path."""
+    suite = LoadedSuite()
+    for item in load_paths(paths, note):
+        if isinstance(item, LoadError):
+            suite.errors.append(item)
+        else:
+            suite.cases.append(item)
     return suite

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from toolproof.load.dialects import dialect_of, suffixes, unknown
 from toolproof.load.errors import LoadError
-from toolproof.load.shapes import PROJECT_FILE
+from toolproof.load.shapes import settings_file
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.scenario import AgentCase
 
 CASE_SUFFIXES = suffixes("agent")
-
-def _settings(path: Path, data: dict[str, Any]) -> bool:
-    """A project file (`toolproof.yaml`) or a script of the scripted model (a `scenarios` mapping only)."""
-    return path.name == PROJECT_FILE or (set(data) == {"scenarios"} and isinstance(data["scenarios"], dict))
 
 
 def load_agent_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadError]]:
@@ -33,7 +28,7 @@ def load_agent_cases(paths: Iterable[Path]) -> tuple[list[AgentCase], list[LoadE
         for document in source.documents:
             dialect = dialect_of(document)
             if dialect is None or dialect.kind != "agent":
-                if dialect is None and not _settings(path, document.data):
+                if dialect is None and not settings_file(path, document.data):
                     errors.append(unknown(document, "agent"))
                 continue
             try:

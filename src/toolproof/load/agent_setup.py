@@ -1,8 +1,8 @@
 """The parts of a file that say how an agent case runs: its MCP servers and its agent settings.
 
 `servers:` maps a name to a server block written like an mcp-assert `server:` (command, args, env, cwd,
-transport, url, headers, docker, client_capabilities). `agent:` holds `provider`, `model`, `system`,
-`max_steps`, `temperature` and `max_tokens`, each optional.
+transport, url, headers, docker, client_capabilities); a relative `cwd` is relative to the file's directory.
+`agent:` holds `provider`, `model`, `system`, `max_steps`, `temperature` and `max_tokens`, each optional.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def read_servers(
         elif server.transport is not Transport.STDIO and not server.url:
             errors.append(document.error(here, f"a {server.transport.value} server needs a url"))
         else:
-            found[str(name)] = server
+            found[str(name)] = server.anchored(document.file.parent)
     return found, errors
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, cast
 
 from toolproof.load import shapes
 from toolproof.load.errors import LoadError
-from toolproof.load.yaml_source import Document
+from toolproof.load.yaml_source import Document, YamlFile
 
 if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase
@@ -73,6 +73,15 @@ def dialect_of(document: Document, kind: Kind | None = None) -> Dialect | None:
         if (kind is None or dialect.kind == kind) and dialect.detect(document):
             return dialect
     return None
+
+
+def holds_tests(source: YamlFile) -> bool:
+    """Whether a file found by walking a directory is a test file: some dialect recognises one of its
+    mappings (one with mistakes too, so that they are reported), or the file does not parse at all (its
+    error says why). Any other YAML file (a `docker-compose.yml`, a CloudFormation template with its `!Ref`
+    tags, an Ansible playbook's list) is not toolproof's to judge."""
+    mappings = (*source.documents, *source.partial)
+    return source.broken or any(dialect_of(document) is not None for document in mappings)
 
 
 def unknown(document: Document, kind: Kind) -> LoadError:

@@ -124,6 +124,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         errors.extend(validation_errors(error, Case, document, _to_yaml(block_key)))
     else:
         errors.extend(syntax_errors(document, block_key, case))
+        case = case.model_copy(update={"server": case.server.anchored(document.file.parent)})
     if errors:
         return list(errors)
     return [case]

@@ -7,6 +7,7 @@ loader module names its own test `detect`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from toolproof.load.yaml_source import Document
@@ -31,6 +32,14 @@ PROJECT_FILE = "toolproof.yaml"
 """toolproof's project file (`load/project_file.py`), which holds no cases."""
 
 _MCP_ASSERT_KEYS = frozenset({"server", "setup", *MCP_ASSERT_BLOCKS})
+
+
+def settings_file(path: Path, data: object) -> bool:
+    """One of toolproof's own files that may sit among cases and holds none: the project file
+    (`toolproof.yaml`), or a script of the scripted model (a `scenarios` mapping only)."""
+    if path.name == PROJECT_FILE:
+        return True
+    return isinstance(data, Mapping) and set(data) == {"scenarios"} and isinstance(data["scenarios"], Mapping)
 
 
 def _data(document: object) -> Any:

@@ -102,6 +102,11 @@ class YamlFile:
     path: Path
     documents: list[Document] = field(default_factory=list)
     errors: list[LoadError] = field(default_factory=list)
+    partial: list[Document] = field(default_factory=list)
+    """The mappings that did not read cleanly, as far as they read: enough to tell their format, never
+    loaded."""
+    broken: bool = False
+    """The file as a whole could not be read or parsed: no document of it is known."""
 
 
 MAX_DEPTH = 100
@@ -336,9 +341,10 @@ def read_yaml(path: Path) -> YamlFile:
     try:
         text = read_regular_file(path, MAX_FILE_BYTES).decode("utf-8-sig")
     except UnreadableFile as error:
-        return YamlFile(path, errors=[LoadError(path, 1, 1, "", str(error))])
+        return YamlFile(path, errors=[LoadError(path, 1, 1, "", str(error))], broken=True)
     except UnicodeDecodeError as error:
-        return YamlFile(path, errors=[LoadError(path, 1, 1, "", f"not UTF-8 text (byte {error.start})")])
+        message = f"not UTF-8 text (byte {error.start})"
+        return YamlFile(path, errors=[LoadError(path, 1, 1, "", message)], broken=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = _parse(path, text)
@@ -380,10 +386,12 @@ def _parse(path: Path, text: str) -> YamlFile:
             if converter.errors:
                 name = written_name(data)
                 result.errors.extend(replace(e, document=ordinal - 1, case=name) for e in converter.errors)
+                result.partial.append(Document(path, ordinal - 1, data, converter.positions))
                 continue
             result.documents.append(Document(path, ordinal - 1, data, converter.positions))
     except YAMLError as error:
-        return YamlFile(path, errors=[_syntax_error(path, text, error)])
+        return YamlFile(path, errors=[_syntax_error(path, text, error)], broken=True)
     except RecursionError:
-        return YamlFile(path, errors=[LoadError(path, 1, 1, "", "YAML nested too deeply to read")])
+        too_deep = LoadError(path, 1, 1, "", "YAML nested too deeply to read")
+        return YamlFile(path, errors=[too_deep], broken=True)
     return result

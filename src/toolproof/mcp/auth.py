@@ -40,6 +40,8 @@ from pydantic import AnyUrl
 
 from toolproof.core.sanitize import add_secret
 from toolproof.core.writing import ignored_directory
+from toolproof.mcp.assertion_grants import enterprise_provider, jwt_bearer_provider
+from toolproof.mcp.dpop import DPoPAuth, DPoPKey
 from toolproof.model.server_config import AuthConfig
 
 DEFAULT_CACHE_DIR = Path(".toolproof") / "oauth"
@@ -133,11 +135,15 @@ def _mask_token(token: OAuthToken) -> None:
         add_secret(token.refresh_token)
 
 
-def cache_path(directory: Path | None, server_url: str, config: AuthConfig) -> Path | None:
-    """Where the tokens for this server, client and grant are kept (None: not kept)."""
+def cache_path(
+    directory: Path | None, server_url: str, config: AuthConfig, dpop_thumbprint: str = ""
+) -> Path | None:
+    """Where the tokens for this server, client, grant and DPoP key are kept (None: not kept)."""
     if directory is None:
         return None
     key = "\n".join([server_url, config.grant, config.client_id, " ".join(config.scopes), config.issuer])
+    if dpop_thumbprint:  # a DPoP-bound token is of use only with its key
+        key += f"\ndpop {dpop_thumbprint}"
     return directory / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
 
 
@@ -264,18 +270,30 @@ def oauth_provider(
     server_url: str,
     cache_dir: Path | None = DEFAULT_CACHE_DIR,
 ) -> httpx2.Auth:
-    """The SDK auth flow the `auth:` block asks for (values already expanded)."""
-    for secret in (config.client_secret, config.private_key):
+    """The SDK auth flow the `auth:` block asks for (values already expanded), with DPoP around it if asked:
+    a key made for this run binds tokens that die with the run, so they are not cached."""
+    secrets = (config.client_secret, config.private_key, config.assertion, config.id_token)
+    for secret in (*secrets, config.idp_client_secret):
         if secret:
             add_secret(secret)
-    storage = TokenCache(cache_path(cache_dir, server_url, config))
-    scope = " ".join(config.scopes) or None
-    issuer = config.issuer or None
+    key: DPoPKey | None = None
+    if config.dpop_key:
+        key = DPoPKey.from_file(Path(config.dpop_key).expanduser())
+    elif config.dpop:
+        key, cache_dir = DPoPKey.for_this_run(), None
+    storage = TokenCache(cache_path(cache_dir, server_url, config, key.thumbprint if key else ""))
+    provider: httpx2.Auth
     with warnings.catch_warnings():  # the SDK warns when no issuer pins the credentials; it is optional here
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        provider = _provider(config, server_url, storage, issuer)
-    provider.configured_scope = scope
-    return provider
+        if config.grant == "jwt_bearer":
+            provider = jwt_bearer_provider(config, server_url, storage)
+        elif config.grant == "enterprise":
+            provider = enterprise_provider(config, server_url, storage)
+        else:
+            flow = _provider(config, server_url, storage, config.issuer or None)
+            flow.configured_scope = " ".join(config.scopes) or None
+            provider = flow
+    return DPoPAuth(provider, key) if key else provider
 
 
 _Flow = _ClientCredentials | _PrivateKeyJWT | _AuthorizationCode

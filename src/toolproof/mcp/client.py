@@ -23,7 +23,7 @@ from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, ConfigDict
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess

@@ -89,6 +89,22 @@ def _oauth_failure(error: BaseException) -> bool:
     return isinstance(error, OAuthFlowError)
 
 
+_ISSUER_MISMATCH = re.compile(r"Authorization server metadata issuer mismatch: (\S+) != (\S+)")
+
+
+def _oauth_text(error: BaseException) -> str:
+    """The SDK's OAuth error, with which value is which when metadata names another issuer."""
+    text = str(error)
+    mismatch = _ISSUER_MISMATCH.search(text)
+    if mismatch:
+        given, expected = mismatch.groups()
+        text += (
+            f" (the metadata fetched for the authorization server {expected} gives its issuer as {given}; "
+            "RFC 8414 §3.3 requires the two to be equal, so the metadata is refused)"
+        )
+    return text
+
+
 def leaf(exc: BaseException) -> BaseException:
     """The first real error inside (nested) exception groups, preferring anything over a cancellation."""
     while isinstance(exc, BaseExceptionGroup):
@@ -149,7 +165,7 @@ def classify(
         text = f"cannot reach {_url_of(error)} ({type(error).__name__}: {error or 'no detail'})"
         return _transportish(FailureKind.TRANSPORT, f"{during}: {text}", stderr, details)
     if _oauth_failure(error):
-        return _transportish(FailureKind.TRANSPORT, f"{during}: OAuth: {error}", stderr, details)
+        return _transportish(FailureKind.TRANSPORT, f"{during}: OAuth: {_oauth_text(error)}", stderr, details)
     if isinstance(error, SpawnFailed):
         return _transportish(FailureKind.TRANSPORT, f"{during}: {error}", stderr, details)
     if fault is not None:

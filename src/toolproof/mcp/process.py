@@ -156,7 +156,7 @@ def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> st
     if os.sep in command:
         path = os.path.join(cwd or os.getcwd(), command)
         if not os.path.isfile(path):
-            raise SpawnFailed(f"command not found: {command!r} does not exist")
+            raise SpawnFailed(f"command not found: {command!r} does not exist{_args_hint(command)}")
         if not os.access(path, os.X_OK):
             raise SpawnFailed(f"command {command!r} is not executable (chmod +x it?)")
         return path
@@ -166,9 +166,20 @@ def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> st
         shown = search if len(search) <= 300 else search[:300] + "..."
         raise SpawnFailed(
             f"command not found: {command!r} is not on the server's PATH ({shown}); "
-            "install it, fix the name, or give its full path"
+            f"install it, fix the name, or give its full path{_args_hint(command)}"
         )
     return found
+
+
+def _args_hint(command: str) -> str:
+    """For a command written with its arguments (`python server.py`), how to write it; else nothing."""
+    words = command.split()
+    if len(words) < 2:
+        return ""
+    return (
+        f"; the command is one program, its arguments belong in `args:` "
+        f"(command: {words[0]}, args: [{', '.join(words[1:])}])"
+    )
 
 
 class _Tail:

@@ -13,6 +13,7 @@ class RunStarted:
     total: int
     jobs: int = 1
     title: str = "toolproof"
+    settings: dict[str, object] = field(default_factory=dict)  # what replays the run (fuzz: seed, runs, ...)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ Field names follow mcp-assert's YAML; `Text` fills a string field the way Go's y
 from __future__ import annotations
 
 import math
+import os
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -80,21 +82,37 @@ class AuthConfig(Frozen):
 
     `client_credentials` needs `client_id` and `client_secret` (or `private_key`, a PEM key for
     private_key_jwt); `authorization_code` runs PKCE, approving headlessly unless `browser` is set, and
-    registers dynamically (or by `client_metadata_url`) when `client_id` is empty. Values take `${VAR}`.
+    registers dynamically (or by `client_metadata_url`) when `client_id` is empty. `jwt_bearer` presents a
+    workload identity token (`assertion`, or `assertion_file` read at each use) for a pre-registered
+    `client_id`; `enterprise` exchanges an ID token (`id_token` or `id_token_file`) at the identity provider's
+    `idp_token_endpoint` for an ID-JAG, then presents it to the authorization server named by `issuer` with
+    `client_id` and `client_secret`. `dpop` binds tokens to a key (`dpop_key`: a JWK or PEM file; else an
+    ES256 key made per run). Values take `${VAR}`.
     """
 
-    grant: Literal["client_credentials", "authorization_code"] = "client_credentials"
+    grant: Literal["client_credentials", "authorization_code", "jwt_bearer", "enterprise"] = (
+        "client_credentials"
+    )
     client_id: Text = ""
     client_secret: Text = ""
     private_key: Text = ""
     signing_algorithm: Text = "RS256"
     token_endpoint_auth_method: (
-        Literal["client_secret_basic", "client_secret_post", "none", "private_key_jwt"] | None
+        Literal["none", "client_secret_post", "client_secret_basic", "private_key_jwt"] | None
     ) = None
     scopes: TextList = Field(default_factory=list)
     client_metadata_url: Text = ""
     issuer: Text = ""
     browser: bool = False
+    assertion: Text = ""
+    assertion_file: Text = ""
+    id_token: Text = ""
+    id_token_file: Text = ""
+    idp_token_endpoint: Text = ""
+    idp_client_id: Text = ""
+    idp_client_secret: Text = ""
+    dpop: bool = False
+    dpop_key: Text = ""
 
 
 class ServerConfig(Frozen):
@@ -110,6 +128,13 @@ class ServerConfig(Frozen):
     docker: Text = ""
     client_capabilities: ClientCapabilities | None = None
     auth: AuthConfig | None = None
+
+    def anchored(self, directory: Path) -> ServerConfig:
+        """This server with a relative `cwd` taken from `directory` (the directory of the file that names
+        it); an absolute `cwd`, or one that starts with a `{{...}}` template, stays as written."""
+        if self.cwd is None or self.cwd.startswith("{{") or os.path.isabs(self.cwd):
+            return self
+        return self.model_copy(update={"cwd": os.path.normpath(os.path.join(directory.absolute(), self.cwd))})
 
     @field_validator("url")
     @classmethod

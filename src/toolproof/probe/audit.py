@@ -19,7 +19,7 @@ from toolproof.probe.cases import server_block
 from toolproof.probe.connection import Prober
 from toolproof.probe.outcome import Outcome
 from toolproof.probe.tools import Tool, input_schema, is_destructive, skip_reason, tool_name
-from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, classify, describe
+from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, call_step, classify, verdict_message
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,15 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
     outcome = audit.outcome
     if outcome is None:
         return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=audit.skipped)
+    steps = (call_step(audit.tool, audit.tool, audit.arguments, outcome, audit.verdict),)
     if audit.verdict not in FINDINGS:
-        return CaseResult(name=audit.tool, file=source, status=Status.PASS, duration_s=outcome.duration_s)
+        return CaseResult(
+            name=audit.tool, file=source, status=Status.PASS, duration_s=outcome.duration_s, steps=steps
+        )
     kind = outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR
     failure = Failure(
         kind=kind,
-        message=f"{audit.verdict.value}: {describe(outcome, audit.verdict)}",
+        message=verdict_message(outcome, audit.verdict),
         check=audit.verdict.value,
         actual=outcome.result,
         details={"class": audit.verdict.value, "code": CODES[audit.verdict], "arguments": audit.arguments},
@@ -75,6 +78,7 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
         failure=failure,
         duration_s=outcome.duration_s,
         stderr=outcome.stderr,
+        steps=steps,
     )
 
 

@@ -3,14 +3,18 @@
 Audit writes a passing case per healthy tool (what the tool answered today: `not_error` or `is_error`).
 Fuzz writes a case per finding that fails today and passes once the server is fixed: the minimised input,
 expecting any answer that is not an internal error (for a hang, within the probe's timeout). Header values
-are never written: each is read from an environment variable named after the header.
+are never written: each is read from an environment variable named after the header. Keys are written in
+the order a suite reads them (`name`, `server`, ..., `assert`), after the `# yaml-language-server` line the
+examples have, pointing at the mcp-assert schema toolproof ships.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Mapping
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +43,22 @@ def file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80] or "case"
 
 
+def schema_line(directory: Path) -> str:
+    """The comment that lets an editor check a case file in `directory` against the shipped schema."""
+    schema = Path(str(files("toolproof") / "schemas" / "mcp-assert.schema.json"))
+    try:
+        where = Path(os.path.relpath(schema, directory.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): no relative path
+        where = schema.as_uri()
+    return f"# yaml-language-server: $schema={where}\n"
+
+
 def render(case: Mapping[str, Any]) -> str:
+    """The case as YAML, its keys in the order given."""
     yaml = YAML(typ="safe", pure=True)
     yaml.default_flow_style = False
     yaml.allow_unicode = True
+    yaml.representer.sort_base_mapping_type_on_output = False
     stream = io.StringIO()
     yaml.dump(dict(case), stream)
     return stream.getvalue()
@@ -60,6 +76,6 @@ def write_cases(directory: Path, cases: Mapping[str, Mapping[str, Any]]) -> list
             unique = f"{file_name(stem)}_{counter}"
         used.add(unique)
         path = directory / f"{unique}.yaml"
-        path.write_text(render(case), encoding="utf-8")
+        path.write_text(schema_line(directory) + render(case), encoding="utf-8")
         written.append(path)
     return written

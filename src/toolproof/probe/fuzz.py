@@ -1,15 +1,21 @@
-"""`fuzz`: send each tool the hostile inputs of `fuzz_inputs`, classify every answer, shrink every crash.
+"""`fuzz`: send each tool the hostile inputs of `fuzz_inputs`, classify every answer, shrink each distinct
+crash once.
 
 Classes: passed (a result), rejected (-32602, any error response to arguments that are not an object, or an
 isError explaining the bad input: correct behaviour),
-crash, timeout, protocol error (findings), skipped (an input JSON cannot carry: never sent). Tools are
-spread over `jobs` workers, each with its own server; results are reported in tool order whatever the
-scheduling, so a seed always prints the same results.
+crash, timeout, protocol error (findings), skipped (an input JSON cannot carry: never sent). Crashes of a
+tool that fail the same way (`signature`: the class and the message with its numbers blotted out) are
+shrunk once: a tool that fails every call costs its inputs and one shrink. Tools are spread over `jobs`
+workers, each with its own server; results are reported in tool order whatever the scheduling, so a seed
+always prints the same results. A `max_time_s` budget stops between calls: the tool under way keeps what it
+found, the tools not started are reported as not reached.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,20 +24,32 @@ from typing import Any
 import anyio
 
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status, Step
 from toolproof.probe.cases import server_block
 from toolproof.probe.connection import Prober
 from toolproof.probe.fuzz_inputs import FuzzInput, fuzz_inputs
 from toolproof.probe.outcome import Outcome
 from toolproof.probe.shrink import shrink
 from toolproof.probe.tools import Tool, input_schema, tool_name
-from toolproof.probe.verdicts import FINDINGS, Verdict, classify, describe, internal_error, result_text
+from toolproof.probe.verdicts import (
+    FINDINGS,
+    Verdict,
+    call_step,
+    classify,
+    excerpt,
+    internal_error,
+    result_text,
+    verdict_message,
+)
 
 SHRINK_BUDGET = 100
 """Calls spent minimising one crash."""
 HANG_LIMIT = 3
 """Timeouts in a row after which a tool's remaining inputs are not sent (each would wait the full timeout)."""
 NOT_JSON = "JSON cannot carry this input"
+HUNG = f"not sent after {HANG_LIMIT} timeouts in a row"
+OUT_OF_TIME = "not sent: --max-time ran out"
+SIGNATURE_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -49,24 +67,50 @@ class Probe:
 
 @dataclass(frozen=True)
 class FuzzPlan:
+    """How to fuzz: the seed and inputs per tool, workers, calls per shrink, and the time budget (None:
+    none) in seconds from `fuzz_tools`' start."""
+
     seed: int
     runs: int
     jobs: int = 1
     shrink_budget: int = SHRINK_BUDGET
+    max_time_s: float | None = None
+
+
+class Clock:
+    """Whether a fuzz run's time budget has run out (never, without one)."""
+
+    def __init__(self, max_time_s: float | None) -> None:
+        self._deadline = None if max_time_s is None else time.monotonic() + max_time_s
+
+    def out(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
+
+
+def signature(outcome: Outcome, verdict: Verdict) -> str:
+    """What tells two failures of one tool apart: the class and the whole message (the failure's, or the
+    result's text), numbers and hex blotted out, so sizes, ids, addresses or an exit code in it do not make
+    a failure new."""
+    said = outcome.failure.message if outcome.failure is not None else result_text(outcome.result or {})
+    text = re.sub(r"0x[0-9a-f]+|\d+", "#", said[:SIGNATURE_CHARS].lower())
+    return f"{verdict.value}: {' '.join(text.split())}"
 
 
 async def fuzz_tool(
-    prober: Prober, tool: Tool, plan: FuzzPlan, probes: list[Probe] | None = None
+    prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None, probes: list[Probe] | None = None
 ) -> list[Probe]:
-    """Every input for one tool, in order; crashes are shrunk before the next input; after HANG_LIMIT
-    timeouts in a row the remaining inputs are skipped. `probes` (default: a new list) is filled as the
-    answers come, so a fuzz stopped early keeps them (a crash stopped while shrinking, unshrunk)."""
+    """Every input for one tool, in order; the first crash of each signature is shrunk before the next
+    input, later ones share its minimised input; after HANG_LIMIT timeouts in a row, or once `clock` runs
+    out, the remaining inputs are not sent. `probes` (default: a new list) is filled as the answers come, so
+    a fuzz stopped early keeps them (a crash stopped while shrinking, unshrunk)."""
+    clock = clock or Clock(None)
     name = tool_name(tool)
     probes = [] if probes is None else probes
+    shrunk: dict[str, tuple[Any, int]] = {}  # signature -> minimised input, calls spent on it
     hangs = 0
     for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
-        if not item.sendable or hangs >= HANG_LIMIT:
-            why = NOT_JSON if not item.sendable else f"not sent after {HANG_LIMIT} timeouts in a row"
+        if not item.sendable or hangs >= HANG_LIMIT or clock.out():
+            why = NOT_JSON if not item.sendable else OUT_OF_TIME if clock.out() else HUNG
             probes.append(Probe(name, item, Verdict.SKIPPED, None, unsent=why))
             continue
         outcome = await prober.call(name, item.arguments)
@@ -75,6 +119,10 @@ async def fuzz_tool(
         if verdict is not Verdict.CRASH:
             probes.append(Probe(name, item, verdict, outcome))
             continue
+        key = signature(outcome, verdict)
+        if key in shrunk:
+            probes.append(Probe(name, item, verdict, outcome, shrunk[key][0]))
+            continue
 
         async def still_crashes(candidate: Any, name: str = name) -> bool:
             outcome = await prober.call(name, candidate)
@@ -82,11 +130,12 @@ async def fuzz_tool(
             return classify(outcome, valid_input=False, malformed=malformed) is Verdict.CRASH
 
         try:
-            shrunk, calls = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget)
+            budget = plan.shrink_budget
+            shrunk[key] = await shrink(item.arguments, still_crashes, budget=budget, stop=clock.out)
         except BaseException:  # cancelled (a stop signal): the crash stands as found
             probes.append(Probe(name, item, verdict, outcome, item.arguments))
             raise
-        probes.append(Probe(name, item, verdict, outcome, shrunk, calls))
+        probes.append(Probe(name, item, verdict, outcome, *shrunk[key]))
     return probes
 
 
@@ -95,18 +144,26 @@ async def fuzz_tools(
     tools: Sequence[Tool],
     plan: FuzzPlan,
     done: Callable[[int, list[Probe]], None],
-    outcomes: list[list[Probe]] | None = None,
-) -> list[list[Probe]]:
-    """Fuzz the tools on `plan.jobs` workers (each its own server); `done(index, probes)` after each tool.
-    `outcomes` (default: new lists), one list per tool, is filled as the answers come."""
-    outcomes = [[] for _ in tools] if outcomes is None else outcomes
+    started: Callable[[int], None] = lambda index: None,
+    outcomes: list[list[Probe] | None] | None = None,
+) -> list[list[Probe] | None]:
+    """Fuzz the tools on `plan.jobs` workers (each its own server); `started(index)` before and
+    `done(index, probes)` after each tool. A tool not started before `plan.max_time_s` ran out is None.
+    `outcomes` (default: a new list of Nones), one entry per tool, is filled as the answers come."""
+    outcomes = [None for _ in tools] if outcomes is None else outcomes
     next_index = iter(range(len(tools)))
+    clock = Clock(plan.max_time_s)
 
     async def worker() -> None:
         async with Prober(spec) as prober:
             for index in next_index:
-                await fuzz_tool(prober, tools[index], plan, outcomes[index])
-                done(index, outcomes[index])
+                if clock.out():
+                    continue
+                started(index)
+                probes: list[Probe] = []
+                outcomes[index] = probes
+                await fuzz_tool(prober, tools[index], plan, clock, probes)
+                done(index, probes)
 
     async with anyio.create_task_group() as group:
         for _ in range(max(1, min(plan.jobs, len(tools)))):
@@ -117,10 +174,17 @@ async def fuzz_tools(
 @dataclass(frozen=True)
 class FuzzFinding:
     """Inputs of one tool that failed the same way: crashes that came down to one minimised input, or
-    timeouts (or protocol errors) of any input. `first` is the first such input; `categories` name all."""
+    timeouts (or protocol errors) of any input, in the order sent."""
 
-    first: Probe
-    categories: tuple[str, ...]
+    probes: tuple[Probe, ...]
+
+    @property
+    def first(self) -> Probe:
+        return self.probes[0]
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return tuple(probe.input.category for probe in self.probes)
 
     @property
     def input(self) -> Any:
@@ -136,43 +200,49 @@ def findings(probes: Sequence[Probe]) -> list[FuzzFinding]:
             minimised = json.dumps(probe.shrunk, sort_keys=True, default=str)
             key = (probe.verdict.value, minimised if probe.verdict is Verdict.CRASH else "")
             groups.setdefault(key, []).append(probe)
-    return [FuzzFinding(group[0], tuple(p.input.category for p in group)) for group in groups.values()]
+    return [FuzzFinding(tuple(group)) for group in groups.values()]
+
+
+def probe_step(probe: Probe) -> Step:
+    """One input as a report step: what was sent, what came back, its class."""
+    label = f"{probe.tool} [{probe.input.category}]"
+    return call_step(probe.tool, label, probe.input.arguments, probe.outcome, probe.verdict, probe.unsent)
 
 
 def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseResult]:
     """One failing result per finding, or one passing result (with the counts per class) for a tool
-    without any."""
+    without any; each with the inputs it stands for as steps."""
     found = findings(probes)
+    late = sum(1 for probe in probes if probe.unsent == OUT_OF_TIME)
     if found:
-        unsent = sum(1 for probe in probes if probe.unsent and probe.unsent != NOT_JSON)
-        return [_finding_result(finding, source, unsent) for finding in found]
+        hung = sum(1 for probe in probes if probe.unsent == HUNG)
+        return [_finding_result(finding, source, hung, late) for finding in found]
     counts = ", ".join(
         f"{sum(1 for probe in probes if probe.verdict is verdict)} {verdict.value}"
         for verdict in (Verdict.PASSED, Verdict.REJECTED, Verdict.SKIPPED)
     )
     duration = sum(probe.outcome.duration_s for probe in probes if probe.outcome is not None)
-    name = f"{tool}: {len(probes)} inputs ({counts})"
-    return [CaseResult(name=name, file=source, status=Status.PASS, duration_s=duration)]
+    cut = f"; {late} not sent: --max-time ran out" if late else ""
+    name = f"{tool}: {len(probes)} inputs ({counts}{cut})"
+    steps = tuple(probe_step(probe) for probe in probes)
+    return [CaseResult(name=name, file=source, status=Status.PASS, duration_s=duration, steps=steps)]
 
 
-def _excerpt(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-def _finding_result(finding: FuzzFinding, source: Path, unsent: int = 0) -> CaseResult:
+def _finding_result(finding: FuzzFinding, source: Path, hung: int = 0, late: int = 0) -> CaseResult:
     probe = finding.first
     outcome = probe.outcome or Outcome(None, None, 0.0)
     more = len(finding.categories) - 1
-    message = f"{probe.verdict.value}: {describe(outcome, probe.verdict)}"
+    message = verdict_message(outcome, probe.verdict)
     if probe.verdict is Verdict.CRASH:
-        message += f"\nminimised input: {_excerpt(finding.input)}"
+        message += f"\nminimised input: {excerpt(finding.input)}"
     else:
-        message += f"\ninput: {_excerpt(finding.input)}"
+        message += f"\ninput: {excerpt(finding.input)}"
     if more:
         message += f"\n{more} more inputs failed the same way"
-    if unsent and probe.verdict is Verdict.TIMEOUT:
-        message += f"\n{unsent} later inputs not sent after {HANG_LIMIT} timeouts in a row"
+    if hung and probe.verdict is Verdict.TIMEOUT:
+        message += f"\n{hung} later inputs {HUNG}"
+    if late:
+        message += f"\n{late} later inputs {OUT_OF_TIME}"
     failure = Failure(
         kind=outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR,
         message=message,
@@ -192,6 +262,7 @@ def _finding_result(finding: FuzzFinding, source: Path, unsent: int = 0) -> Case
         failure=failure,
         duration_s=outcome.duration_s,
         stderr=outcome.stderr,
+        steps=tuple(probe_step(each) for each in finding.probes),
     )
 
 

@@ -92,12 +92,17 @@ def _shorter(text: str) -> Iterator[str]:
 
 
 async def shrink(
-    value: Any, still_fails: Callable[[Any], Awaitable[bool]], *, budget: int
+    value: Any,
+    still_fails: Callable[[Any], Awaitable[bool]],
+    *,
+    budget: int,
+    stop: Callable[[], bool] = lambda: False,
 ) -> tuple[Any, int]:
-    """The smallest failing variant of `value` found within `budget` attempts, and the attempts made."""
+    """The smallest failing variant of `value` found within `budget` attempts (fewer once `stop()` says
+    so), and the attempts made."""
     current, attempts = value, 0
     improved = True
-    while improved and attempts < budget:
+    while improved and attempts < budget and not stop():
         improved = False
         current_size = size(current)
         tried: set[str] = set()
@@ -106,7 +111,7 @@ async def shrink(
             if size(candidate) >= current_size or key in tried:
                 continue
             tried.add(key)
-            if attempts >= budget:
+            if attempts >= budget or stop():
                 break
             attempts += 1
             if await still_fails(candidate):

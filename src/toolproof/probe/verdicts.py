@@ -1,11 +1,13 @@
-"""How a probe's call came out: the audit and fuzz classes of one `Outcome` (pure, table-driven)."""
+"""How a probe's call came out: the audit and fuzz classes of one `Outcome` (pure, table-driven), and the
+call as a report step (what was sent, what came back, cut short)."""
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Any
 
-from toolproof.model.result import FailureKind
+from toolproof.model.result import FailureKind, Step
 from toolproof.probe.outcome import Outcome
 
 INVALID_PARAMS = -32602
@@ -45,6 +47,11 @@ CODES = {
     Verdict.REJECTS_VALID: "E201",
 }
 """mcp-assert's report codes for the audit classes (it has no code of its own for rejected valid input)."""
+
+SAID_BY_KIND = {Verdict.TIMEOUT: FailureKind.TIMEOUT, Verdict.PROTOCOL: FailureKind.PROTOCOL}
+"""Classes the reports' failure-kind label already names (`timeout: ...`, `protocol violation: ...`)."""
+STEP_CHARS = 2000
+"""How much of the arguments and of the answer of one call a report step keeps (as compact JSON)."""
 
 
 def result_text(result: dict[str, Any]) -> str:
@@ -102,3 +109,54 @@ def describe(outcome: Outcome, verdict: Verdict) -> str:
 def _first_line(text: str, limit: int = 200) -> str:
     line = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return line if len(line) <= limit else line[:limit] + "..."
+
+
+def verdict_message(outcome: Outcome, verdict: Verdict) -> str:
+    """`<class>: <why>`, or only `<why>` when the failure kind the reports print first says the class."""
+    why = describe(outcome, verdict)
+    failure = outcome.failure
+    if failure is not None and SAID_BY_KIND.get(verdict) is failure.kind:
+        return why
+    return f"{verdict.value}: {why}"
+
+
+def excerpt(value: Any, limit: int = 300) -> str:
+    """`value` as JSON text, cut after `limit` characters with a note of its length."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _kept(value: Any) -> Any:
+    """`value` itself when its compact JSON fits STEP_CHARS, else an excerpt of it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):  # NaN, infinities: no JSON carries them
+        return excerpt(value, STEP_CHARS)
+    return value if len(text) <= STEP_CHARS else excerpt(value, STEP_CHARS)
+
+
+def call_step(
+    tool: str, label: str, arguments: Any, outcome: Outcome | None, verdict: Verdict, why: str = ""
+) -> Step:
+    """One tools/call as the reports show it: the arguments sent, the result (or the failure) that came
+    back, both cut to STEP_CHARS, and its class in `checks` (`why` it was not sent, for one that was not)."""
+    request = {"tool": tool, "arguments": _kept(arguments)}
+    check = f"{verdict.value} ({why})" if why else verdict.value
+    if outcome is None:
+        return Step(kind="request", name=label, request=request, checks=(check,))
+    if outcome.result is not None:
+        response: Any = _kept(outcome.result)
+        is_error = outcome.result.get("isError") is True
+    else:
+        failure = outcome.failure
+        response = {"failure": failure.kind.value, "message": failure.message} if failure else None
+        is_error = True
+    return Step(
+        kind="request",
+        name=label,
+        request=request,
+        response=response,
+        is_error=is_error,
+        duration_ms=outcome.duration_s * 1000,
+        checks=(check,),
+    )

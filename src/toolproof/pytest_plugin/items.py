@@ -16,9 +16,9 @@ import anyio
 import pytest
 from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-from toolproof.load import load_file
+from toolproof.load import load_file, skip_note
 from toolproof.load.agent_cases import load_agent_cases
-from toolproof.load.dialects import dialect_of
+from toolproof.load.dialects import dialect_of, holds_tests
 from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.result import CaseResult, Status
@@ -76,6 +76,16 @@ class SuiteFile(pytest.File):
     def holds_cases(path: Path) -> bool:
         """Whether a JSON file holds agent cases (so traces and other JSON files are left alone)."""
         return any(_kind(document) == "agent" for document in read_yaml(path).documents)
+
+    @staticmethod
+    def skipped(path: Path) -> str | None:
+        """None for a YAML test file; for one that holds no test (`holds_tests`), the note to show, or "" for
+        one of toolproof's own settings files (skipped without a word)."""
+        source = read_yaml(path)
+        if holds_tests(source):
+            return None
+        here = Path.cwd()
+        return skip_note(path.relative_to(here) if path.is_relative_to(here) else path, source) or ""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         here = Path.cwd()  # cases name their file as `toolproof run` would: relative to where it runs

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from toolproof import __version__
+from toolproof._version import __version__
 from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import silence, warn, write_best_effort
 from toolproof.model.events import Event, RunFinished, RunStarted
@@ -56,10 +56,13 @@ class JsonReport:
         self._baseline = baseline
         self._title = title or "toolproof"
         self._titled = title is not None
+        self._settings: dict[str, object] = {}
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunStarted) and not self._titled:
-            self._title = event.title
+        if isinstance(event, RunStarted):
+            self._settings = dict(event.settings)
+            if not self._titled:
+                self._title = event.title
         if isinstance(event, RunFinished):
             self._write(self.render(event))
 
@@ -78,6 +81,7 @@ class JsonReport:
                 "version": __version__,
                 "title": self._scrub(self._title),
                 "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                **({"settings": self._scrub.value(jsonable(self._settings))} if self._settings else {}),
                 "summary": {
                     "total": summary.total,
                     "passed": summary.passed,

@@ -19,8 +19,10 @@ from toolproof.report.describe import (
     failure_lines,
     format_duration,
     one_line,
+    shorten,
     shown_failure,
     stderr_tail,
+    value_text,
 )
 from toolproof.report.ordering import InOrder
 from toolproof.report.summary import Summary
@@ -47,7 +49,7 @@ Piece = tuple[str, str]
 class Verbosity(IntEnum):
     QUIET = -1  # failures and the summary only
     NORMAL = 0
-    VERBOSE = 1  # also phase timings, failure details in full
+    VERBOSE = 1  # also phase timings, each step sent and answered, failure details in full
 
 
 def use_colour(stream: TextIO, env: Mapping[str, str]) -> bool:
@@ -217,6 +219,8 @@ class TerminalReport:
         if self._verbosity >= Verbosity.VERBOSE and result.shared_server is not None:
             lines.append(self._indented(f"shared server #{result.shared_server}", "dim"))
         lines.extend(self._indented(f"warning: {self._line(text)}", "yellow") for text in result.warnings)
+        if self._verbosity >= Verbosity.VERBOSE:
+            lines.extend(self._steps(result))
         if failed:
             lines.extend(self._details(result))
         return lines
@@ -242,6 +246,18 @@ class TerminalReport:
             heading = f"server stderr{shown}:"
             lines.append(self._indented(heading, "dim"))
             lines.extend(self._indented(f"  {line}", "dim") for line in tail)
+        return lines
+
+    def _steps(self, result: CaseResult) -> list[list[Piece]]:
+        """Each step on two lines, cut to VALUE_CHARS: `-> name request` and `<- checks response`."""
+        lines: list[list[Piece]] = []
+        for step in result.steps:
+            sent = shorten(self._line(value_text(step.request)), VALUE_CHARS, None)
+            lines.append(self._indented(f"-> {self._line(step.name or step.kind)} {sent}", "dim"))
+            if step.response is not None or step.checks:
+                got = "" if step.response is None else value_text(step.response)
+                said = f"{self._line(', '.join(step.checks))} " if step.checks else ""
+                lines.append(self._indented(f"<- {said}{shorten(self._line(got), VALUE_CHARS, None)}", "dim"))
         return lines
 
     def _indented(self, text: str, style: str = "") -> list[Piece]:

@@ -2,13 +2,15 @@
 
 API keys come only from the environment: `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`, or the variable named by
 `api_key_env`. The SDKs are imported only when their provider is made, so commands that never talk to a
-model never load them.
+model never load them; they come with the `agents` extra (`pip install 'toolproof[agents]'`), and a provider
+made without its SDK is a ProviderConfigError naming that extra.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -79,18 +81,33 @@ def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = No
     key = api_key(config, os.environ if environ is None else environ)
     retry = RetryPolicy(max_attempts=config.max_retries + 1)
     if config.kind == "openai":
-        from toolproof.providers.openai_chat import OpenAIChatProvider
-
+        with _sdk_of(config.kind):
+            from toolproof.providers.openai_chat import OpenAIChatProvider
         return OpenAIChatProvider(
             api_key=key, base_url=config.base_url, timeout=config.timeout,
             max_concurrency=config.max_concurrency, retry=retry,
         )
-    from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
-
+    with _sdk_of(config.kind):
+        from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
     return AnthropicMessagesProvider(
         api_key=key, base_url=config.base_url, timeout=config.timeout,
         max_concurrency=config.max_concurrency, retry=retry,
     )
+
+
+@contextmanager
+def _sdk_of(kind: str) -> Iterator[None]:
+    """Import a provider's module: its SDK (the package named `kind`) missing is a ProviderConfigError naming
+    the extra that installs it; any other missing module is raised as it is."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != kind:
+            raise
+        raise ProviderConfigError(
+            f"{kind} provider: the {kind} package is not installed; the model providers come with "
+            "toolproof's agents extra: pip install 'toolproof[agents]'"
+        ) from None
 
 
 def load_scripted(path: Path) -> ScriptedProvider:

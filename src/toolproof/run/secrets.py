@@ -3,8 +3,9 @@ sent, after `${VAR}` expansion.
 
 They are the values of this process's variables named like secrets; a server's env values named like
 secrets and its secret-looking header values (with the credentials after a scheme such as `Bearer`), both as
-expanded; the values of the variables its `url` refers to; and its OAuth client secret and private key (each
-line of a PEM key too). Tokens are masked as they are issued (`toolproof.mcp.auth`).
+expanded; the values of the variables its `url` refers to; and its OAuth client secret, private key (each
+line of a PEM key too), workload assertion, ID token and identity provider secret. Tokens are masked as
+they are issued (`toolproof.mcp.auth`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ def server_secrets(server: ServerConfig, environ: Mapping[str, str]) -> set[str]
     headers = {name: expand_env(value, environ) for name, value in server.headers.items()}
     in_url = {environ.get(name, "") for name in env_references(server.url)}
     auth = server.auth
-    given = (auth.client_secret, auth.private_key) if auth else ()
+    given: tuple[str, ...] = ()
+    if auth:
+        given = (auth.client_secret, auth.private_key, auth.assertion, auth.id_token, auth.idp_client_secret)
     in_auth = {expand_env(value, environ) for value in given}
     in_url |= in_auth | {line for value in in_auth for line in value.splitlines()}
     return secret_values(env, headers) | {value for value in in_url if maskable(value)}

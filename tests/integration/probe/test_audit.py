@@ -61,6 +61,11 @@ def test_output_writes_passing_cases(probe: Callable[..., Probed], tmp_path: Pat
     assert done.status == 1
     assert sorted(path.name for path in cases.iterdir()) == ["ok.yaml", "picky.yaml"]
     assert main(["run", str(cases), "-q"]) == 0
+    first, *lines = (cases / "ok.yaml").read_text().splitlines()
+    schema = first.removeprefix("# yaml-language-server: $schema=")
+    assert schema != first and (cases / schema).resolve().name == "mcp-assert.schema.json"
+    assert (cases / schema).resolve().is_file()
+    assert [line.split(":")[0] for line in lines if not line.startswith(" ")] == ["name", "server", "assert"]
 
 
 def test_thousands_of_tools(probe: Callable[..., Probed]) -> None:
@@ -103,3 +108,18 @@ def test_filesystem_server(probe: Callable[..., Probed], tmp_path: Path) -> None
     assert done.status in (0, 1)
     skipped = {r["name"] for r in done.report["results"] if r["status"] == "SKIP"}
     assert "write_file" in skipped
+
+
+def test_each_call_is_a_step_and_verbose_shows_it(probe: Callable[..., Probed]) -> None:
+    done = probe("audit", "--server", target("--only", "ok,picky,strict"), "-v")
+    (ok,) = done.result("ok")["steps"]
+    assert ok["request"] == {"tool": "ok", "arguments": {"text": "example"}}
+    assert ok["response"]["content"] == [{"type": "text", "text": "example"}]
+    assert ok["checks"] == ["healthy"]
+    (strict,) = done.result("strict")["steps"]
+    assert strict["response"] == {"failure": "rpc_error", "message": strict["response"]["message"]}
+    assert strict["checks"] == ["rejects-valid-input"] and strict["is_error"] is True
+    assert '-> picky {"tool": "picky", "arguments": {"count": 1}}' in done.out
+    assert '<- healthy {"content": [{"type": "text", "text": "count 1"}], "isError": false}' in done.out
+    quiet = probe("audit", "--server", target("--only", "ok"))
+    assert "-> ok" not in quiet.out

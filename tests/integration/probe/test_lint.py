@@ -127,3 +127,21 @@ def test_the_lint_threshold_is_a_finding_count_not_a_pass_rate(
     tools.write_text(json.dumps([{"name": "a", **quiet}]))  # warnings only
     assert main(["lint", "--tools-file", str(tools), "--threshold", "5"]) == 0
     assert "pass rate" not in capsys.readouterr().out  # ci's pass-rate gate is not lint's --threshold
+
+
+def test_a_hundred_tools_of_one_shape_give_one_cycle(probe: Callable[..., Probed]) -> None:
+    done = probe("lint", "--server", target("--alike", "100"), "-q")
+    cycles = [name for name in done.verdicts() if " E107: " in name]
+    assert cycles == [
+        "op_0 E107: Circular dependency between op_0, op_1, op_10, op_11, op_12, op_13, op_14, op_15, op_16, "
+        "op_17 and 90 more: agents may loop."
+    ]
+    assert done.status == 0
+
+
+def test_skipped_calling_rules_call_nothing(probe: Callable[..., Probed]) -> None:
+    server = target("--only", "counter")
+    done = probe("lint", "--server", server, "--detect-nondeterminism", "--skip-rules", "W107,W116")
+    assert done.verdicts() == {"counter: no findings": "PASS"}
+    counted = probe("lint", "--server", server, "--detect-nondeterminism", "--skip-rules", "W116")
+    assert "counter W107: 3 different outputs from 3 identical calls." in counted.verdicts()

@@ -101,3 +101,37 @@ def test_the_sdks_are_imported_only_when_a_provider_is_made(module: str) -> None
     command = [sys.executable, "-c", code]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "[]"
+
+
+_WITHOUT_SDKS = """
+import sys
+from importlib.abc import MetaPathFinder
+
+
+class Absent(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("openai", "anthropic"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Absent())
+from toolproof.run.providers import ProviderConfig, ProviderConfigError, make_provider
+
+for kind in ("openai", "anthropic"):
+    try:
+        make_provider(ProviderConfig(kind=kind, model="m"), {"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"})
+    except ProviderConfigError as error:
+        print(error)
+"""
+
+
+def test_a_provider_without_its_sdk_names_the_extra_that_installs_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_SDKS], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines() == [
+        f"{kind} provider: the {kind} package is not installed; the model providers come with toolproof's "
+        "agents extra: pip install 'toolproof[agents]'"
+        for kind in ("openai", "anthropic")
+    ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
-from toolproof.probe.lint_rules import RULE_CODES, Severity, grade, lint_tools
+from toolproof.probe import lint_rules
+from toolproof.probe.lint_rules import RULE_CODES, Finding, Severity, grade, lint_tools
+from toolproof.probe.lint_rules.flows import strongly_connected
 
 GOOD_DESCRIPTION = "Looks up the weather for a city and returns the forecast as text."
 
@@ -237,3 +240,87 @@ def test_tools_that_share_a_name_are_a_finding_not_a_crash() -> None:
 
     findings = lint_tools([tool("a", "user_ref"), tool("a", "other"), tool("b", "user_ref")])
     assert "E113" in {finding.code for finding in findings}
+
+
+def linked(name: str, field: str) -> dict[str, Any]:
+    return tool(name, "Returns the order for a reference code.", properties={field: prop(pattern="^O")})
+
+
+def test_e107_once_per_strongly_connected_group() -> None:
+    tools = [linked(f"a{i}", "order_ref") for i in range(12)] + [
+        linked(f"b{i}", "ticket_code") for i in range(3)
+    ]
+    cycles = [finding.message for finding in lint_tools(tools) if finding.code == "E107"]
+    assert cycles == [
+        "Circular dependency between a0, a1, a10, a11, a2, a3, a4, a5, a6, a7 and 2 more: agents may loop.",
+        "Circular dependency between b0, b1, b2: agents may loop.",
+    ]
+    assert not [finding for finding in lint_tools(tools[:1]) if finding.code == "E107"]
+
+
+def test_strongly_connected_groups() -> None:
+    graph = {"a": ["b"], "b": ["c", "d"], "c": ["a"], "d": ["e"], "e": ["d"], "f": ["f"], "g": ["a"]}
+    groups = sorted(sorted(group) for group in strongly_connected(graph))
+    assert groups == [["a", "b", "c"], ["d", "e"], ["f"], ["g"]]
+
+
+def test_a_skipped_rule_never_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(tools: Sequence[dict[str, Any]]) -> Iterator[Finding]:
+        raise AssertionError("a skipped rule ran")
+
+    monkeypatch.setattr(lint_rules, "LIST_RULES", ((never, frozenset({"E107"})),))
+    assert "W116" in {
+        finding.code
+        for finding in lint_tools([tool(description="Nothing said here about it.")], frozenset({"E107"}))
+    }
+    with pytest.raises(AssertionError, match="a skipped rule ran"):
+        lint_tools([tool()])
+
+
+def test_every_rule_declares_the_codes_it_reports() -> None:
+    for rules, lists in ((lint_rules.TOOL_RULES, False), (lint_rules.LIST_RULES, True)):
+        for rule, declared in rules:
+            for triggering, _ in CASES.values():
+                found = rule(triggering) if lists else (f for item in triggering for f in rule(item))
+                assert {finding.code for finding in found} <= declared, rule.__name__
+
+
+EXPAND_LINK = (  # duckduckgo-mcp-server's expand_link, as its tools/list gives it
+    "Expand a shortened ref://<id> link token from search results back into the full URL. Search results "
+    "replace very long URLs with short ref:// tokens to save space. fetch_content accepts those tokens "
+    "directly, so only call this when you need the real URL, for example to show or cite a link to the "
+    "user. Never present a ref:// token to the user as if it were a URL.\n\n    Args:\n        token: A "
+    "ref://<id> token exactly as it appeared in search results (the bare id is also accepted).\n    "
+)
+
+
+@pytest.mark.parametrize(
+    ("description", "token"),
+    [
+        (EXPAND_LINK, {"title": "Token", "type": "string"}),
+        (GOOD_DESCRIPTION, prop(description="A ref://<id> token exactly as it appeared in search results.")),
+        (GOOD_DESCRIPTION, prop(description="The page token from the previous call, for the next page.")),
+        (GOOD_DESCRIPTION, prop(description="The CSRF token of the form.")),
+    ],
+)
+def test_e112_leaves_tokens_described_as_no_credential(description: str, token: dict[str, Any]) -> None:
+    assert "E112" not in codes([tool("expand_link", description, properties={"token": token})])
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("token", "The Slack bot OAuth token used to post the message."),
+        ("token", "Your personal access token."),
+        ("api_key", "The key for the next page of the link service."),
+        ("password", "The password of the account."),
+        ("client_secret", "The client secret."),
+    ],
+)
+def test_e112_flags_credentials_whatever_the_tool_says(name: str, description: str) -> None:
+    schema = {name: {"type": "string", "description": description}}
+    assert "E112" in codes([tool("expand_link", EXPAND_LINK, properties=schema)])
+
+
+def test_e112_flags_a_token_nothing_explains() -> None:
+    assert "E112" in codes([tool(properties={"token": {"type": "string"}})])

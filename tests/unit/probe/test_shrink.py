@@ -42,3 +42,16 @@ async def test_an_input_nothing_smaller_fails_for_stays() -> None:
 
     smallest, _ = await shrink({"k": [1, "two"]}, fails, budget=100)
     assert smallest == {"k": [1, "two"]}
+
+
+async def test_a_stop_ends_shrinking_between_calls() -> None:
+    calls = 0
+
+    async def fails(value: Any) -> bool:
+        nonlocal calls
+        calls += 1
+        return "a" in value
+
+    smallest, attempts = await shrink({"a": "x" * 1000}, fails, budget=100, stop=lambda: calls >= 2)
+    assert attempts == calls == 2  # {} passes, {"a": ""} fails, then the stop
+    assert smallest == {"a": ""}

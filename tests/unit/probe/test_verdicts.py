@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 
 from toolproof.model.result import Failure, FailureKind
 from toolproof.probe.outcome import Outcome
-from toolproof.probe.verdicts import Verdict, classify, describe
+from toolproof.probe.verdicts import STEP_CHARS, Verdict, call_step, classify, describe, verdict_message
 
 
 def result(text: str, *, error: bool = False) -> Outcome:
@@ -50,3 +51,23 @@ def test_any_error_response_rejects_arguments_that_are_not_an_object() -> None:
     internal = failed(FailureKind.RPC_ERROR, code=-32603)
     assert classify(internal, valid_input=False, malformed=True) is Verdict.REJECTED
     assert classify(failed(FailureKind.TRANSPORT), valid_input=False, malformed=True) is Verdict.CRASH
+
+
+def test_the_class_is_not_said_twice() -> None:
+    timeout = Outcome(
+        None, Failure(kind=FailureKind.TIMEOUT, message="tools/call t: no answer within 1s"), 1.0
+    )
+    assert verdict_message(timeout, Verdict.TIMEOUT) == "tools/call t: no answer within 1s"
+    exited = Outcome(None, Failure(kind=FailureKind.TRANSPORT, message="the server exited"), 0.1)
+    assert verdict_message(exited, Verdict.CRASH) == "crash: the server exited"
+
+
+def test_a_step_keeps_what_was_sent_and_cuts_a_long_answer() -> None:
+    long = result("x" * (STEP_CHARS * 2), error=True)
+    step = call_step("t", "t [long]", {"a": 1}, long, Verdict.REJECTED)
+    assert step.request == {"tool": "t", "arguments": {"a": 1}}
+    assert isinstance(step.response, str) and step.response.endswith(" characters)")
+    assert len(step.response) < STEP_CHARS + 40 and step.is_error and step.checks == ("rejected",)
+    unsent = call_step("t", "t [NaN]", {"a": math.nan}, None, Verdict.SKIPPED, "JSON cannot carry this input")
+    assert unsent.response is None and unsent.checks == ("skipped (JSON cannot carry this input)",)
+    assert unsent.request == {"tool": "t", "arguments": '{"a": NaN}'}

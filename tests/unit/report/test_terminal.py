@@ -10,7 +10,7 @@ import pytest
 from tests.unit.report.synthetic import SECRET, TTY, feed, hostile, sample
 
 from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status, Step
 from toolproof.report.terminal import TerminalReport, Verbosity, use_colour
 
 PLAIN = """\
@@ -244,3 +244,15 @@ def test_a_reader_that_goes_away_ends_the_printing_quietly() -> None:
     out = ClosedPipe()
     run([result(name) for name in "abc"], stdout=out, order=[0, 1, 2])
     assert out.getvalue() == "PASS  a  0ms\n"
+
+
+def test_verbose_shows_each_step_cut_short() -> None:
+    step = Step(
+        kind="request", name="ok", request={"text": "x" * 900}, response={"n": 1}, checks=("healthy",)
+    )
+    results = [CaseResult(name="a", file=Path("f.yaml"), status=Status.PASS, steps=(step,))]
+    verbose, _ = run(results, verbosity=Verbosity.VERBOSE)
+    normal, _ = run(results)
+    assert '-> ok {"text": "' in verbose and "... (" in verbose
+    assert '<- healthy {"n": 1}' in verbose
+    assert "-> ok" not in normal

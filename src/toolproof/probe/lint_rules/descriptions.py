@@ -153,14 +153,26 @@ def _bigrams(text: str) -> set[str]:
 
 
 def similar_descriptions(tools: Sequence[Tool]) -> Iterator[Finding]:
-    """W105 once per tool: the first later tool whose description is at least 80 % similar."""
+    """W105 once per tool: the first later tool whose description is at least 80 % similar (Dice over
+    character bigrams). Each description's bigrams are one integer's bits, so a comparison is an AND and a
+    bit count: a list of thousands of unlike tools stays quick, although every pair is compared."""
     texts = [description_of(tool).strip() for tool in tools]
-    grams = [_bigrams(text.lower()) for text in texts]
+    bits: dict[str, int] = {}
+    masks = [_mask(_bigrams(text.lower()), bits) for text in texts]
+    sizes = [mask.bit_count() for mask in masks]
     for index, first in enumerate(tools):
         if not texts[index]:
             continue
         for other in range(index + 1, len(tools)):
-            if texts[other] and (score := _dice(texts, grams, index, other)) >= SIMILAR_DESCRIPTIONS:
+            if not texts[other]:
+                continue
+            if texts[index] == texts[other]:
+                score = 1.0
+            elif sizes[index] and sizes[other]:
+                score = 2 * (masks[index] & masks[other]).bit_count() / (sizes[index] + sizes[other])
+            else:
+                continue
+            if score >= SIMILAR_DESCRIPTIONS:
                 yield finding(
                     name_of(first),
                     "W105",
@@ -172,13 +184,12 @@ def similar_descriptions(tools: Sequence[Tool]) -> Iterator[Finding]:
                 break
 
 
-def _dice(texts: list[str], grams: list[set[str]], a: int, b: int) -> float:
-    if texts[a] == texts[b]:
-        return 1.0
-    left, right = grams[a], grams[b]
-    if not left or not right:
-        return 0.0
-    return 2 * len(left & right) / (len(left) + len(right))
+def _mask(grams: set[str], bits: dict[str, int]) -> int:
+    """`grams` as an integer with one bit per bigram (numbered in `bits` as they are first met)."""
+    mask = 0
+    for gram in grams:
+        mask |= 1 << bits.setdefault(gram, len(bits))
+    return mask
 
 
 def duplicate_names(tools: Sequence[Tool]) -> Iterator[Finding]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from toolproof.probe.lint_rules.findings import Finding, description_of, finding, name_of, properties_of
@@ -66,6 +66,7 @@ COMMON_SUFFIXES = (
 )  # fmt: skip
 PROPAGATION_CONFIDENCE = 0.65
 CYCLE_CONFIDENCE = 0.75
+CYCLE_NAMES_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -117,27 +118,25 @@ _COMPATIBLE = {
 }
 
 
-def _jaccard(a: str, b: str) -> float:
-    left = {word for word in a.lower().split() if len(word) > 2}
-    right = {word for word in b.lower().split() if len(word) > 2}
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(word for word in text.lower().split() if len(word) > 2)
+
+
+def _jaccard(left: frozenset[str], right: frozenset[str]) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
 
 
-def _confidence(a: _Field, b: _Field, a_text: str, b_text: str) -> float:
-    if _common(a.name) or _common(b.name):
-        return 0.0
-    names = _name_similarity(a.name, b.name)
-    if names < 0.8:
-        return 0.0
+def _confidence(a: _Field, b: _Field, names: float, texts: float) -> float:
+    """How likely a value flows from field `a` to field `b`: `names` is how alike their names are (at least
+    0.8), `texts` how many words the two tools' descriptions share."""
     score = names * 0.5
     if a.kind and a.kind == b.kind:
         score += 0.3
     elif b.kind in _COMPATIBLE.get(a.kind, set()):
         score += 0.15
-    if a_text and b_text:
-        score += _jaccard(a_text, b_text) * 0.2
+    score += texts * 0.2
     if names == 1.0 and a.kind == b.kind:
         score += 0.1
     return min(score, 1.0)
@@ -166,32 +165,42 @@ def flows(tools: Sequence[Tool]) -> list[_Flow]:
             if not _common(field.name):
                 holders.setdefault(field.name, []).append((tool_index, field_index))
     names = list(holders)
+    words = [_words_of(description_of(tool)) for tool in tools]
+    tool_names = [name_of(tool) for tool in tools]
     found: list[tuple[tuple[int, int, int, int], _Flow]] = []
     for a_name in names:
         for b_name in names:
-            if _name_similarity(a_name, b_name) < 0.8:
+            alike = _name_similarity(a_name, b_name)
+            if alike < 0.8:
                 continue
             for source, a_index in holders[a_name]:
                 for target, b_index in holders[b_name]:
                     if source == target:
                         continue
                     a, b = fields[source][a_index], fields[target][b_index]
-                    source_text, target_text = description_of(tools[source]), description_of(tools[target])
-                    score = _confidence(a, b, source_text, target_text)
+                    score = _confidence(a, b, alike, _jaccard(words[source], words[target]))
                     if score >= 0.6:
-                        flow = _Flow(name_of(tools[source]), a.name, name_of(tools[target]), b.name, score)
+                        flow = _Flow(tool_names[source], a.name, tool_names[target], b.name, score)
                         found.append(((source, target, a_index, b_index), flow))
     return [flow for _, flow in sorted(found, key=lambda item: item[0])]
 
 
-def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
+def flow_rules(tools: Sequence[Tool]) -> Iterator[Finding]:
+    """E105 then E107, from one inference of the flows (the costliest step of linting a long list)."""
+    found = flows(tools)
+    yield from free_text_propagation(tools, found)
+    yield from circular_dependencies(found)
+
+
+def free_text_propagation(tools: Sequence[Tool], found: Sequence[_Flow]) -> Iterator[Finding]:
+    """E105 once per producing field and consuming tool: both ends are unconstrained strings."""
     kinds: dict[str, dict[str, _Field]] = {}
     for tool in tools:  # tools that share a name (E113) pool their fields, so each flow finds its own
         fields = kinds.setdefault(name_of(tool), {})
         for field in _fields(tool):
             fields.setdefault(field.name, field)
     seen: set[tuple[str, str, str]] = set()
-    for flow in flows(tools):
+    for flow in found:
         key = (flow.source, flow.field, flow.target)
         if flow.confidence < PROPAGATION_CONFIDENCE or key in seen:
             continue
@@ -207,26 +216,68 @@ def free_text_propagation(tools: Sequence[Tool]) -> Iterator[Finding]:
             )
 
 
-def circular_dependencies(tools: Sequence[Tool]) -> Iterator[Finding]:
-    graph: dict[str, list[str]] = {}
-    for flow in flows(tools):
-        if flow.confidence >= CYCLE_CONFIDENCE and flow.target not in graph.setdefault(flow.source, []):
-            graph[flow.source].append(flow.target)
-    cycles: set[tuple[str, ...]] = set()
-    for start in graph:
-        stack: list[tuple[str, list[str]]] = [(start, [start])]
-        while stack:
-            node, path = stack.pop()
-            for neighbour in graph.get(node, []):
-                if neighbour == start:
-                    cycles.add(tuple(sorted(path)))
-                elif neighbour not in path and len(path) < len(graph):
-                    stack.append((neighbour, [*path, neighbour]))
-    for cycle in sorted(cycles):
+def circular_dependencies(found: Sequence[_Flow]) -> Iterator[Finding]:
+    """E107 once per strongly connected group of tools (each tool of it reaches every other through the
+    inferred flows), so the cost and the output grow with the flows, never with the cycles among them."""
+    targets: dict[str, dict[str, None]] = {}  # ordered sets
+    for flow in found:
+        if flow.confidence >= CYCLE_CONFIDENCE:
+            targets.setdefault(flow.source, {})[flow.target] = None
+    graph = {source: list(ends) for source, ends in targets.items()}
+    groups = [
+        sorted(group)
+        for group in strongly_connected(graph)
+        if len(group) > 1 or group[0] in graph.get(group[0], [])
+    ]
+    for group in sorted(groups):
+        shown = ", ".join(group[:CYCLE_NAMES_SHOWN])
+        more = f" and {len(group) - CYCLE_NAMES_SHOWN} more" if len(group) > CYCLE_NAMES_SHOWN else ""
         yield finding(
-            cycle[0],
+            group[0],
             "E107",
             "circular-dependency",
-            f"Circular dependency between {', '.join(cycle)}: agents may loop.",
+            f"Circular dependency between {shown}{more}: agents may loop.",
             "dependencies",
         )
+
+
+def strongly_connected(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
+    """The strongly connected components of `graph` (Tarjan's algorithm, iterative: no recursion limit),
+    each in discovery order; linear in nodes plus edges."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            neighbours = graph.get(node, ())
+            if position < len(neighbours):
+                work.append((node, position + 1))
+                neighbour = neighbours[position]
+                if neighbour not in index:
+                    work.append((neighbour, 0))
+                elif neighbour in on_stack:
+                    low[node] = min(low[node], index[neighbour])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from toolproof.probe.lint_rules.findings import (
     ALL_TOOLS,
     SERVER,
     Finding,
+    description_of,
     finding,
     name_of,
     prop_description,
@@ -67,6 +69,18 @@ COUNTING_TOKENS = frozenset(
         "pagination_token",
     ]
 )
+CREDENTIAL_WORDS = re.compile(
+    r"\b(?:auth\w*|api[ _-]?key|bearer|credentials?|secrets?|passwords?|oauth|log ?in|sign ?in|jwt|"
+    r"personal access|access token)\b",
+    re.IGNORECASE,
+)
+"""What a description calls a credential."""
+NOT_CREDENTIAL_WORDS = re.compile(
+    r"\bref://|\b(?:links?|references?|pages?|pagination|paginate|cursors?|continuation|csrf|xsrf|"
+    r"nonces?|idempotency|sync|tokeniz\w*|tokenis\w*)\b",
+    re.IGNORECASE,
+)
+"""What a description calls a token that opens nothing: a link, a reference, a page, a form's CSRF token."""
 USER_FACING = (
     "query", "search", "email", "url", "uri", "phone", "address", "username", "name", "title", "message",
     "prompt", "question", "filter", "sort", "locale", "timezone", "language", "currency", "country", "region",
@@ -128,12 +142,15 @@ def parameter_rules(tool: Tool) -> Iterator[Finding]:
 
 
 def sensitive_parameters(tool: Tool) -> Iterator[Finding]:
+    """E112: a credential-named parameter not marked writeOnly. A bare `token` is judged by what the
+    parameter's description, then the tool's, says it is: a link, reference, page or CSRF token is no
+    credential; one described as authentication, or not described at all, is."""
     for param, prop in properties_of(tool).items():
         lower = param.lower()
         if lower in COUNTING_TOKENS or prop.get("writeOnly") is True:
             continue
-        auth_token = lower == "token" or any(token in lower for token in AUTH_TOKENS)
-        if auth_token or any(pattern in lower for pattern in SECRET_PATTERNS):
+        named = any(token in lower for token in AUTH_TOKENS) or any(p in lower for p in SECRET_PATTERNS)
+        if named or (lower == "token" and _credential_token(prop_description(prop), description_of(tool))):
             yield finding(
                 name_of(tool),
                 "E112",
@@ -142,6 +159,17 @@ def sensitive_parameters(tool: Tool) -> Iterator[Finding]:
                 "or cache it.",
                 f"args.{param}",
             )
+
+
+def _credential_token(*texts: str) -> bool:
+    """Whether the first of `texts` that says what kind of token it is calls it a credential (True when
+    none says)."""
+    for text in texts:
+        if CREDENTIAL_WORDS.search(text):
+            return True
+        if NOT_CREDENTIAL_WORDS.search(text):
+            return False
+    return True
 
 
 def _depth(props: Mapping[str, Any], level: int) -> int:
