@@ -422,7 +422,9 @@ def check_traces(
     results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     events = replace(reports or Reports(), sharded=sharded).sink((), sink)
     report_results(results, events, "toolproof check", time.monotonic() - started)
-    unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
+    unchecked = not any(
+        pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
+    )
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 

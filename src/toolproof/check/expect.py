@@ -14,7 +14,17 @@ from typing import Any
 
 from toolproof.check.structured import check_structured, check_structured_schema
 from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
-from toolproof.core.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_trim, go_v, quote
+from toolproof.core.gofmt import (
+    ELLIPSIS,
+    counted,
+    cut,
+    go_json,
+    go_number,
+    go_trim,
+    go_v,
+    is_empty_result,
+    quote,
+)
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
@@ -22,7 +32,6 @@ from toolproof.model.server_case import Expect
 
 Check = Callable[[Expect, Observation], Failure | None]
 
-EMPTY_RESULTS = ("", "null", "[]", "{}")
 RESULT_FIELDS = ("locations", "items", "results", "references", "symbols")
 
 
@@ -94,7 +103,7 @@ def check_is_error(expect: Expect, obs: Observation) -> Failure | None:
 
 
 def check_not_empty(expect: Expect, obs: Observation) -> Failure | None:
-    if not expect.not_empty or go_trim(obs.text) not in EMPTY_RESULTS:
+    if not expect.not_empty or not is_empty_result(obs.text):
         return None
     return _fail("not_empty", f"expected a non-empty result, got {_seen(obs.text)}", "non-empty", obs.text)
 

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         usage,
     )
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
     try:
         spec = connect_spec(args)
@@ -71,20 +72,24 @@ def run(args: argparse.Namespace) -> int:
         return usage(_NAME, str(error))
     reporter = Reporter(args, f"toolproof audit {source_path(spec)}", secrets(spec))
     started = time.perf_counter()
+    audits: list[ToolAudit] = []  # filled as each tool is audited: a stop by signal keeps what finished
     try:
-        audits = run_async(lambda: _audit(spec, args.include_writes, reporter))
+        outcome = run_async(lambda: _audit(spec, args.include_writes, reporter, audits))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
     status = reporter.end(time.perf_counter() - started)
     _summary(args, audits)
     if args.output is not None:
         _write_cases(args.output, audits, spec)
-    return status
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else status
 
 
-async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) -> list[ToolAudit]:
-    """Audit tool by tool, reporting each as it finishes; `RequestFailed` when tools/list fails."""
+async def _audit(
+    spec: ConnectSpec, include_writes: bool, reporter: Reporter, audits: list[ToolAudit]
+) -> None:
+    """Audit tool by tool into `audits`, reporting each as it finishes; RequestFailed if tools/list fails."""
     from toolproof.cli.probing import source_path
+    from toolproof.mcp.stdio import stray_warning
     from toolproof.probe.audit import audit_result, audit_tools
     from toolproof.probe.connection import Prober
 
@@ -92,13 +97,17 @@ async def _audit(spec: ConnectSpec, include_writes: bool, reporter: Reporter) ->
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
         reporter.start(len(tools))
-        audits: list[ToolAudit] = []
+        seen = 0  # the stray stdout lines of the start and tools/list go on the first tool
         for index, tool in enumerate(tools):
             reporter.started(str(tool.get("name", "")), index, len(tools))
             (audit,) = await audit_tools(prober, [tool], include_writes=include_writes)
             audits.append(audit)
-            reporter.finished(audit_result(audit, source), index, len(tools))
-    return audits
+            result = audit_result(audit, source)
+            stray = stray_warning(prober.stray_stdout[seen:])
+            seen = len(prober.stray_stdout)
+            if stray:
+                result = result.model_copy(update={"warnings": (*result.warnings, stray)})
+            reporter.finished(result, index, len(tools))
 
 
 def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
@@ -115,10 +124,11 @@ def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
 
 
 def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> None:
+    from toolproof.core.gofmt import counted
     from toolproof.probe.audit import healthy_case
     from toolproof.probe.cases import write_cases
     from toolproof.probe.verdicts import Verdict
 
     cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is Verdict.HEALTHY}
     written = write_cases(directory, cases)
-    print(f"audit: wrote {len(written)} cases to {directory}", file=sys.stderr)
+    print(f"audit: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

@@ -25,6 +25,7 @@ from toolproof.exit_codes import ExitCode, UsageError
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.result import CaseResult
+    from toolproof.run.interrupt import Interrupted
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = "15s"
@@ -196,14 +197,14 @@ class Reporter:
         return int(exit_code_of(self._results))
 
 
-def run_async(work: Callable[[], Awaitable[T]]) -> T:
-    """Run an async probe and leave no server process behind."""
-    import anyio
-
+def run_async(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
+    """Run an async probe until it ends or a stop signal (SIGTERM, SIGINT, SIGHUP) cancels it, which stops its
+    servers; leave no server process behind either way."""
     from toolproof.mcp.process import become_subreaper, reap_strays
+    from toolproof.run.interrupt import run_until_signal
 
     become_subreaper()
     try:
-        return anyio.run(work)
+        return run_until_signal(work)
     finally:
         reap_strays()

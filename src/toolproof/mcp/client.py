@@ -127,6 +127,11 @@ class Session:
         return self._tap.protocol_errors
 
     @property
+    def stray_stdout(self) -> list[str]:
+        """The lines the server wrote to stdout that are not JSON-RPC (a banner, a `print()`), in order."""
+        return self._tap.stray_stdout
+
+    @property
     def wire(self) -> list[WireRecord]:
         """Every message so far, both directions."""
         return self._tap.records

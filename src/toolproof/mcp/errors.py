@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from pydantic import ValidationError
 
+from toolproof.core.sanitize import unframed_lines
 from toolproof.model.result import Failure, FailureKind
 
 if TYPE_CHECKING:
@@ -125,8 +126,9 @@ def is_cancellation(exc: BaseException) -> bool:
 
 
 def stderr_hint(stderr: str) -> str:
-    """The last few non-blank lines of a stderr tail, short enough for a one-line message."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()][-_STDERR_HINT_LINES:]
+    """The last few non-blank lines of a stderr tail (a Rich traceback's frames taken off, so its exception
+    shows), short enough for a one-line message."""
+    lines = [line.strip() for line in unframed_lines(stderr) if line.strip()][-_STDERR_HINT_LINES:]
     hint = " | ".join(lines)
     return hint if len(hint) <= _STDERR_HINT_CHARS else "..." + hint[-_STDERR_HINT_CHARS:]
 

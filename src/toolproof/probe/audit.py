@@ -18,20 +18,20 @@ from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.cases import server_block
 from toolproof.probe.connection import Prober
 from toolproof.probe.outcome import Outcome
-from toolproof.probe.tools import Tool, input_schema, is_destructive, tool_name
+from toolproof.probe.tools import Tool, input_schema, is_destructive, skip_reason, tool_name
 from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, call_step, classify, verdict_message
-
-SKIP_REASON = "annotated destructive (destructiveHint true or readOnlyHint false): --include-writes calls it"
 
 
 @dataclass(frozen=True)
 class ToolAudit:
-    """The class of one tool's call, its arguments and what came back (`outcome` None: not called)."""
+    """The class of one tool's call, its arguments and what came back (`outcome` None: not called, for
+    `skipped`)."""
 
     tool: str
     verdict: Verdict
     arguments: dict[str, Any]
     outcome: Outcome | None
+    skipped: str = ""
 
 
 async def audit_tools(prober: Prober, tools: Sequence[Tool], *, include_writes: bool) -> list[ToolAudit]:
@@ -40,7 +40,7 @@ async def audit_tools(prober: Prober, tools: Sequence[Tool], *, include_writes: 
     for tool in tools:
         arguments = tool_arguments(input_schema(tool))
         if is_destructive(tool) and not include_writes:
-            audits.append(ToolAudit(tool_name(tool), Verdict.SKIPPED, arguments, None))
+            audits.append(ToolAudit(tool_name(tool), Verdict.SKIPPED, arguments, None, skip_reason(tool)))
             continue
         outcome = await prober.call(tool_name(tool), arguments)
         audits.append(ToolAudit(tool_name(tool), classify(outcome, valid_input=True), arguments, outcome))
@@ -57,7 +57,7 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
     """The verdict on one tool in the project's result model."""
     outcome = audit.outcome
     if outcome is None:
-        return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=SKIP_REASON)
+        return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=audit.skipped)
     steps = (call_step(audit.tool, audit.tool, audit.arguments, outcome, audit.verdict),)
     if audit.verdict not in FINDINGS:
         return CaseResult(

@@ -96,13 +96,16 @@ def signature(outcome: Outcome, verdict: Verdict) -> str:
     return f"{verdict.value}: {' '.join(text.split())}"
 
 
-async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None) -> list[Probe]:
+async def fuzz_tool(
+    prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None, probes: list[Probe] | None = None
+) -> list[Probe]:
     """Every input for one tool, in order; the first crash of each signature is shrunk before the next
     input, later ones share its minimised input; after HANG_LIMIT timeouts in a row, or once `clock` runs
-    out, the remaining inputs are not sent."""
+    out, the remaining inputs are not sent. `probes` (default: a new list) is filled as the answers come, so
+    a fuzz stopped early keeps them (a crash stopped while shrinking, unshrunk)."""
     clock = clock or Clock(None)
     name = tool_name(tool)
-    probes: list[Probe] = []
+    probes = [] if probes is None else probes
     shrunk: dict[str, tuple[Any, int]] = {}  # signature -> minimised input, calls spent on it
     hangs = 0
     for item in fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs):
@@ -126,7 +129,12 @@ async def fuzz_tool(prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | N
             malformed = not isinstance(candidate, dict)
             return classify(outcome, valid_input=False, malformed=malformed) is Verdict.CRASH
 
-        shrunk[key] = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget, stop=clock.out)
+        try:
+            budget = plan.shrink_budget
+            shrunk[key] = await shrink(item.arguments, still_crashes, budget=budget, stop=clock.out)
+        except BaseException:  # cancelled (a stop signal): the crash stands as found
+            probes.append(Probe(name, item, verdict, outcome, item.arguments))
+            raise
         probes.append(Probe(name, item, verdict, outcome, *shrunk[key]))
     return probes
 
@@ -137,10 +145,12 @@ async def fuzz_tools(
     plan: FuzzPlan,
     done: Callable[[int, list[Probe]], None],
     started: Callable[[int], None] = lambda index: None,
+    outcomes: list[list[Probe] | None] | None = None,
 ) -> list[list[Probe] | None]:
     """Fuzz the tools on `plan.jobs` workers (each its own server); `started(index)` before and
-    `done(index, probes)` after each tool. A tool not started before `plan.max_time_s` ran out is None."""
-    outcomes: list[list[Probe] | None] = [None for _ in tools]
+    `done(index, probes)` after each tool. A tool not started before `plan.max_time_s` ran out is None.
+    `outcomes` (default: a new list of Nones), one entry per tool, is filled as the answers come."""
+    outcomes = [None for _ in tools] if outcomes is None else outcomes
     next_index = iter(range(len(tools)))
     clock = Clock(plan.max_time_s)
 
@@ -150,8 +160,9 @@ async def fuzz_tools(
                 if clock.out():
                     continue
                 started(index)
-                probes = await fuzz_tool(prober, tools[index], plan, clock)
+                probes: list[Probe] = []
                 outcomes[index] = probes
+                await fuzz_tool(prober, tools[index], plan, clock, probes)
                 done(index, probes)
 
     async with anyio.create_task_group() as group:

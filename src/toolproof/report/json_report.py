@@ -92,6 +92,7 @@ class JsonReport:
                 "summary": {
                     "total": summary.total,
                     "passed": summary.passed,
+                    "warned": summary.warned,
                     "failed": summary.failed,
                     "skipped": summary.skipped,
                     "errors": summary.errors,
@@ -138,6 +139,7 @@ class JsonReport:
             "flaky": result.trials is not None and result.trials.flaky,
             "trials": None,
             "steps": [self._step(step) for step in result.steps],
+            "warnings": [scrub(warning) for warning in result.warnings],
         }
         if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
             entry["shared_server"] = result.shared_server

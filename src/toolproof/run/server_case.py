@@ -31,6 +31,7 @@ class Verdict(Protocol):
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
         protocol: str | None = None,
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult: ...
 
 
@@ -61,6 +62,7 @@ async def execute_case(
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
         protocol: str | None = None,
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult:
         return CaseResult(
             name=case.name,
@@ -77,6 +79,7 @@ async def execute_case(
             phases=phases or {},
             steps=steps,
             protocol=protocol,
+            warnings=warnings,
         )
 
     reason = skip_reason(case, options.environ)
@@ -113,15 +116,21 @@ def _judged(
     on_observed: Callable[[Observation], None],
 ) -> CaseResult:
     """The verdict on what the server did: its classified failure, or the checks on its observation."""
-    steps, phases, protocol = tuple(exchange.steps), exchange.phases, exchange.protocol
-    if exchange.observation is None:
-        failed, stderr = exchange.failure, exchange.stderr
-        return verdict(Status.FAIL, failed, stderr=stderr, phases=phases, steps=steps, protocol=protocol)
-    on_observed(exchange.observation)
-    failure = check_block(block, expect, exchange.observation)
-    status = Status.FAIL if failure else Status.PASS
-    stderr = exchange.stderr if failure else ""
-    return verdict(status, failure, stderr=stderr, phases=phases, steps=steps, protocol=protocol)
+    failure, stderr = exchange.failure, exchange.stderr
+    status = Status.FAIL
+    if exchange.observation is not None:
+        on_observed(exchange.observation)
+        failure = check_block(block, expect, exchange.observation)
+        status, stderr = (Status.FAIL, stderr) if failure else (Status.PASS, "")
+    return verdict(
+        status,
+        failure,
+        stderr=stderr,
+        phases=exchange.phases,
+        steps=tuple(exchange.steps),
+        protocol=exchange.protocol,
+        warnings=tuple(exchange.warnings),
+    )
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:
