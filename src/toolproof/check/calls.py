@@ -386,12 +386,12 @@ def _input_holds(check: ToolInputCheck, arguments: Any) -> bool:
 # --- registered checkers ------------------------------------------------------------------------------------
 
 
-@checker(ToolsCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+@checker(ToolsCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}", looks_at=lambda c: c.tools)
 def _tools_called(check: ToolsCalled, at: Scoped) -> Verdict:
     return tools_called(check, at.calls)
 
 
-@checker(ToolsNotCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+@checker(ToolsNotCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}", looks_at=lambda c: c.tools)
 def _tools_not_called(check: ToolsNotCalled, at: Scoped) -> Verdict:
     return tools_not_called(check, at.calls)
 
@@ -404,11 +404,13 @@ def _describe_call(check: CallCheck) -> str:
     return f"{check.name} {_BOUNDS[check.condition]}{at}"
 
 
-@checker(CallCheck, describe=_describe_call)
+@checker(CallCheck, describe=_describe_call, looks_at=lambda c: (c.name,))
 def _call(check: CallCheck, at: Scoped) -> Verdict:
     return call_check(check, at.call_scope, at.expressions)
 
 
-@checker(ToolInputCheck, describe=lambda c: f"tool input {c.op} {c.tool}: {c.value}")
+@checker(
+    ToolInputCheck, describe=lambda c: f"tool input {c.op} {c.tool}: {c.value}", looks_at=lambda c: (c.tool,)
+)
 def _tool_input(check: ToolInputCheck, at: Scoped) -> Verdict:
     return tool_input(check, at.calls, at.raw_calls)

@@ -101,7 +101,8 @@ def label(check: JudgeCheck) -> str:
     return check.criteria if len(check.criteria) <= 60 else check.criteria[:60] + "…"
 
 
-declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}")  # asked out of band: no checker
+# asked out of band: no checker
+declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}", looks_at="reply")
 
 
 def build_request(subjects: Sequence[Subject], facts: RunFacts, context: JudgeContext) -> JudgeRequest:

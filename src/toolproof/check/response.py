@@ -6,10 +6,11 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolproof.check.answer import Answer, NoDocument, excerpt
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
 from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.core.expressions import Scope, dot_path
-from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.jsonpath import PathSyntaxError, json_equal
 from toolproof.core.jsregex import strip_leading_flags
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.scenario import (
@@ -27,21 +28,10 @@ from toolproof.model.transcript import Turn
 if TYPE_CHECKING:
     from toolproof.check.run_view import Scoped
 
-SHOWN_CHARS = 300
-
 
 def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
     return Failure(
         kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
-    )
-
-
-def excerpt(text: str) -> str:
-    """`text` quoted, cut to SHOWN_CHARS with a count of what was left out."""
-    if len(text) <= SHOWN_CHARS:
-        return json.dumps(text, ensure_ascii=False)
-    return (
-        json.dumps(text[:SHOWN_CHARS], ensure_ascii=False) + f" … ({len(text) - SHOWN_CHARS} more characters)"
     )
 
 
@@ -119,48 +109,6 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
 
 
 # --- JSON ---------------------------------------------------------------------------------------------------
-
-
-class NoDocument(ValueError):
-    """The response has no body and the reply is not JSON."""
-
-
-class Answer:
-    """What the JSON checks of one scope read: the response body when there is one, else the reply parsed
-    as JSON (surrounding whitespace allowed, code fences not). Parsed once; JSONPath results are kept."""
-
-    def __init__(self, turn: Turn) -> None:
-        self.turn = turn
-        self._document: tuple[Any, NoDocument | None] | None = None
-        self._selected: dict[str, list[Any]] = {}
-
-    def document(self) -> Any:
-        """The JSON document; raises `NoDocument`."""
-        if self._document is None:
-            self._document = _parse(self.turn)
-        value, problem = self._document
-        if problem is not None:
-            raise problem
-        return value
-
-    def select(self, path: str) -> list[Any]:
-        """The values `path` selects in the document; raises `NoDocument` or `PathSyntaxError`."""
-        if path not in self._selected:
-            self._selected[path] = jsonpath_values(path, self.document())
-        return self._selected[path]
-
-
-def _parse(turn: Turn) -> tuple[Any, NoDocument | None]:
-    if turn.body is not None:
-        return turn.body, None
-    try:
-        return json.loads(turn.reply, parse_constant=_no_constant), None
-    except ValueError as error:
-        return None, NoDocument(f"the response is not valid JSON ({error}): {excerpt(turn.reply)}")
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
@@ -296,7 +244,12 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
 # --- registered checkers ------------------------------------------------------------------------------------
 
 
-@checker(TextCheck, describe=lambda c: f"response {c.op}: {', '.join(c.values)}", reads_reply=True)
+@checker(
+    TextCheck,
+    describe=lambda c: f"response {c.op}: {', '.join(c.values)}",
+    looks_at="reply",
+    reads_reply=True,
+)
 def _text(check: TextCheck, at: Scoped) -> Verdict:
     return text_check(check, at.reply)
 
@@ -304,6 +257,7 @@ def _text(check: TextCheck, at: Scoped) -> Verdict:
 @checker(
     RegexCheck,
     describe=lambda c: f"response {'matches' if c.should_match else 'does not match'} /{c.pattern}/",
+    looks_at="reply",
     reads_reply=True,
 )
 def _regex(check: RegexCheck, at: Scoped) -> Verdict:
@@ -315,27 +269,29 @@ def _describe_jsonpath(check: JsonPathCheck) -> str:
     return f"jsonpath {check.path} {check.mode}{equals}"
 
 
-@checker(JsonPathCheck, describe=_describe_jsonpath, reads_reply=True)
+@checker(JsonPathCheck, describe=_describe_jsonpath, looks_at="reply", reads_reply=True)
 def _jsonpath(check: JsonPathCheck, at: Scoped) -> Verdict:
     return jsonpath_check(check, at.answer)
 
 
-@checker(FieldCheck, describe=lambda c: f"json_match {c.field}", reads_reply=True)
+@checker(FieldCheck, describe=lambda c: f"json_match {c.field}", looks_at="reply", reads_reply=True)
 def _field(check: FieldCheck, at: Scoped) -> Verdict:
     return field_check(check, at.answer, at.expressions)
 
 
-@checker(SchemaCheck, describe=lambda c: f"json_schema {c.field or 'response'}", reads_reply=True)
+@checker(
+    SchemaCheck, describe=lambda c: f"json_schema {c.field or 'response'}", looks_at="reply", reads_reply=True
+)
 def _schema(check: SchemaCheck, at: Scoped) -> Verdict:
     return schema_check(check, at.answer)
 
 
-@checker(StatusCheck, describe=lambda c: f"http_status {c.expected}")
+@checker(StatusCheck, describe=lambda c: f"http_status {c.expected}", looks_at="reply")
 def _status(check: StatusCheck, at: Scoped) -> Verdict:
     return status_check(check, at.numbered)
 
 
-@checker(LatencyCheck, describe=lambda c: f"response_time <= {c.max_ms:g} ms")
+@checker(LatencyCheck, describe=lambda c: f"response_time <= {c.max_ms:g} ms", looks_at="reply")
 def _latency(check: LatencyCheck, at: Scoped) -> Verdict:
     return latency_check(check, at.numbered)
 
@@ -343,6 +299,7 @@ def _latency(check: LatencyCheck, at: Scoped) -> Verdict:
 @checker(
     GuardrailCheck,
     describe=lambda c: f"guardrail {c.name or '(any)'} {'triggered' if c.expected else 'not triggered'}",
+    looks_at="reply",
 )
 def _guardrail(check: GuardrailCheck, at: Scoped) -> Verdict:
     return guardrail_check(check, at.turns)

@@ -167,6 +167,8 @@ def _describe(check: SequenceCheck) -> str:
     return f"{'forbidden ' if check.forbidden else ''}sequence ({check.mode}): {shown}"
 
 
-@checker(SequenceCheck, describe=_describe)
+@checker(
+    SequenceCheck, describe=_describe, looks_at=lambda c: (tool for each in c.sequences for tool in each)
+)
 def _sequence(check: SequenceCheck, at: Scoped) -> Verdict:
     return sequence(check, at.calls)
