@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
+from threading import RLock
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from toolproof.model.result import Failure
@@ -35,9 +36,9 @@ class NotEvaluated:
 Verdict = Failure | NotEvaluated | None
 A = TypeVar("A", bound=Check)
 CheckerFunction = Callable[[A, "Scoped"], Verdict]
-LooksAt = Literal["reply", "calls"] | Callable[[Any], Iterable[str]]
-"""What a check looks at, for the report's steps: its scope's `reply`, every tool `calls`, or the calls of the
-tools a function of the check names."""
+LooksAt = Literal["reply"] | Callable[[Any], Iterable[str] | None]
+"""What a check looks at, for the report's steps: its scope's `reply`, or the calls of the tools a function of
+the check names (None: every call)."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,12 @@ class Registered:
         """The tools whose calls `check` looks at; None: every call; empty: none (it looks at the reply)."""
         if self.looks_at == "reply":
             return frozenset()
-        if self.looks_at == "calls":
-            return None
-        return frozenset(self.looks_at(check))
+        tools = self.looks_at(check)
+        return None if tools is None else frozenset(tools)
 
 
 CHECKERS: dict[type[Check], Registered] = {}
+_IMPORTING = RLock()
 
 
 def checker(
@@ -95,7 +96,8 @@ def registered(check: Check) -> Registered:
     """The registration of the check's type, importing its checker module on first use."""
     model = type(check)
     if model not in CHECKERS and model.checker:
-        import_module(f"toolproof.check.{model.checker}")
+        with _IMPORTING:  # another thread may be half-way through importing the module: wait for it
+            import_module(f"toolproof.check.{model.checker}")
     try:
         return CHECKERS[model]
     except KeyError:

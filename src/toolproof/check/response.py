@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from toolproof.check.answer import Answer, NoDocument, excerpt
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
+from toolproof.check.failures import fail
 from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.core.expressions import Scope, dot_path
 from toolproof.core.jsonpath import PathSyntaxError, json_equal
 from toolproof.core.jsregex import strip_leading_flags
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.scenario import (
     FieldCheck,
     GuardrailCheck,
@@ -27,12 +28,6 @@ from toolproof.model.transcript import Turn
 
 if TYPE_CHECKING:
     from toolproof.check.run_view import Scoped
-
-
-def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
-    )
 
 
 # --- text -------------------------------------------------------------------------------------------------
@@ -78,7 +73,7 @@ def text_check(check: TextCheck, reply: str) -> Failure | None:
     details: dict[str, Any] = {"missing_patterns": failing} if check.op == "contains" else {}
     if check.op == "not_contains":
         details = {"found_patterns": failing}
-    return _fail(
+    return fail(None,
         f"Response {_TEXT_WORDS[check.op]} {wanted}{case}; response: {excerpt(reply)}",
         list(check.values),
         reply,
@@ -92,13 +87,13 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
     try:
         found = regex_search(pattern, reply, check.flavor, check.ignore_case)
     except PatternError as error:
-        return _fail(
+        return fail(None,
             f"{error.headline}: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
         )
     if found == check.should_match:
         return None
     verb = "does not match" if check.should_match else "matches"
-    return _fail(
+    return fail(None,
         f"Response {verb} /{check.pattern}/ (should_match: {str(check.should_match).lower()}); "
         f"response: {excerpt(reply)}",
         check.pattern,
@@ -116,7 +111,7 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     try:
         data = answer.document()
     except NoDocument as error:
-        return _fail(
+        return fail(None,
             f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})",
             check.path,
             answer.turn.reply,
@@ -124,7 +119,7 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     try:
         values = answer.select(check.path)
     except PathSyntaxError as error:
-        return _fail(str(error), check.path, None)
+        return fail(None, str(error), check.path, None)
     if check.mode == "exists" and values:
         return None
     if check.mode == "not_exists" and not values:
@@ -132,12 +127,13 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     if check.mode == "equals" and any(json_equal(value, check.equals) for value in values):
         return None
     if check.mode == "exists":
-        return _fail(f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}", check.path, None)
+        message = f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}"
+        return fail(None, message, check.path, None)
     if check.mode == "not_exists":
-        return _fail(
+        return fail(None,
             f"JSONPath {check.path} should match nothing but matched {compact_json(values)}", [], values
         )
-    return _fail(
+    return fail(None,
         f"JSONPath {check.path} has no value equal to {compact_json(check.equals)} (no type coercion); "
         f"found: {compact_json(values)}",
         check.equals,
@@ -154,21 +150,21 @@ def field_check(check: FieldCheck, answer: Answer, scope: Scope) -> Failure | No
     try:
         value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
-        return _fail(
+        return fail(None,
             f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
         )
     miss = match(check.expected, value, scope)
     if check.negate:
         if miss is not None:
             return None
-        return _fail(
+        return fail(None,
             f"{check.field} = {compact_json(value)} must not match, but it does",
             {"not": check.expected.model_dump(exclude_defaults=True)},
             value,
         )
     if miss is None:
         return None
-    return _fail(f"{check.field} = {compact_json(value)} {miss.reason}", miss.expected, value)
+    return fail(None, f"{check.field} = {compact_json(value)} {miss.reason}", miss.expected, value)
 
 
 def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
@@ -177,14 +173,14 @@ def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
         value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
         where = f"{check.field}: " if check.field else ""
-        return _fail(f"{where}{error.args[0]}", check.json_schema, None)
+        return fail(None, f"{where}{error.args[0]}", check.json_schema, None)
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for schema checks
 
     problem = schema_violation(check.json_schema, value)
     if problem is None:
         return None
     where = f" {check.field}" if check.field else ""
-    return _fail(f"response{where} is not valid against the schema: {problem}", check.json_schema, value)
+    return fail(None, f"response{where} is not valid against the schema: {problem}", check.json_schema, value)
 
 
 # --- status and latency ---------------------------------------------------------------------------------
@@ -199,7 +195,7 @@ def status_check(check: StatusCheck, turns: Sequence[tuple[int, Turn]]) -> Failu
     if not wrong:
         return None
     where = ", ".join(f"{status} (turn {index + 1})" for index, status in wrong)
-    return _fail(
+    return fail(None,
         f"HTTP status was {where}, expected {check.expected}", check.expected, [status for _, status in wrong]
     )
 
@@ -213,7 +209,8 @@ def latency_check(check: LatencyCheck, turns: Sequence[tuple[int, Turn]]) -> Fai
     if not slow:
         return None
     where = ", ".join(f"{ms:g} ms (turn {index + 1})" for index, ms in slow)
-    return _fail(f"response took {where}, limit {check.max_ms:g} ms", check.max_ms, [ms for _, ms in slow])
+    message = f"response took {where}, limit {check.max_ms:g} ms"
+    return fail(None, message, check.max_ms, [ms for _, ms in slow])
 
 
 def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
@@ -230,7 +227,7 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
     which = f"guardrail {check.name!r}" if check.name else "a guardrail"
     verb = "did not trigger" if check.expected else "triggered"
     seen = f" ({', '.join(names)} triggered)" if names else " (none triggered)"
-    return _fail(
+    return fail(None,
         f"{which} {verb}{seen}",
         check.expected,
         bool(triggered),
