@@ -204,6 +204,21 @@ class CallCheck(Check):
         return self.model_copy(update={"name": rename(self.name)})
 
 
+class ToolCallCount(Check):
+    """How many times `tool` (None: any tool) was called in the scope: exactly `count`, at least `min_count`,
+    at most `max_count` (every bound given must hold; calls that returned an error count too)."""
+
+    kind: Literal["tool_call_count"] = "tool_call_count"
+    checker: ClassVar[str] = "counts"
+    tool: str | None = None
+    count: int | None = Field(default=None, ge=0)
+    min_count: int | None = Field(default=None, ge=0)
+    max_count: int | None = Field(default=None, ge=0)
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self if self.tool is None else self.model_copy(update={"tool": rename(self.tool)})
+
+
 SequenceMode = Literal["ordered", "adjacent", "exact", "unordered", "subset", "superset"]
 
 
@@ -365,6 +380,7 @@ Assertion = Annotated[
     ToolsCalled
     | ToolsNotCalled
     | CallCheck
+    | ToolCallCount
     | SequenceCheck
     | ToolInputCheck
     | TextCheck

@@ -15,6 +15,7 @@ from toolproof.model.scenario import (
     JudgeCheck,
     SequenceCheck,
     TextCheck,
+    ToolCallCount,
     ToolsCalled,
 )
 
@@ -27,7 +28,7 @@ def test_every_assertion_type_is_registered_by_the_module_its_class_names(model:
     entry = registered(model.model_construct())
     assert (entry.check is None) == (model is JudgeCheck)
     assert entry.describe.__module__ == f"toolproof.check.{model.checker}"
-    assert entry.looks_at == "reply" or entry.looks_at == "calls" or callable(entry.looks_at)
+    assert entry.looks_at == "reply" or callable(entry.looks_at)
 
 
 def test_the_registered_types_are_the_union() -> None:
@@ -44,6 +45,8 @@ def test_what_a_check_looks_at_comes_from_its_registration() -> None:
     assert tools(CallCheck(name="c")) == {"c"}
     assert tools(SequenceCheck(sequences=(("a", "b"), ("c",)))) == {"a", "b", "c"}
     assert tools(TextCheck(op="contains", values=("x",))) == frozenset()
+    assert tools(ToolCallCount(max_count=3)) is None  # every call
+    assert tools(ToolCallCount(tool="t", max_count=3)) == {"t"}
 
 
 def test_an_unknown_type_is_refused() -> None:
