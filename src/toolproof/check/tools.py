@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolproof.check.failures import fail
+from toolproof.check.steps import shown as named
 from toolproof.check.structured import shown
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
@@ -29,10 +30,6 @@ def _names(tools: list[Declaration]) -> list[str]:
     return [str(tool.get("name", "")) for tool in tools]
 
 
-def _shown(names: list[str]) -> str:
-    return ", ".join(names[:30]) + (f" and {len(names) - 30} more" if len(names) > 30 else "") or "none"
-
-
 def _input_schema(tool: Declaration) -> dict[str, Any]:
     schema = tool.get("inputSchema")
     return schema if isinstance(schema, dict) else {}
@@ -44,7 +41,7 @@ def check_input(name: str, expect: ToolExpect, tool: Declaration) -> Failure | N
     missing = [prop for prop in expect.input or [] if prop not in have]
     if not missing:
         return None
-    message = f"tool {name!r} has no input property {', '.join(missing)} (its properties: {_shown(have)})"
+    message = f"tool {name!r} has no input property {', '.join(missing)} (its properties: {named(have)})"
     return fail("assert_tools", message, expect.input, have, tool=name, missing=missing,
                 check="assert_tools.input")
 
@@ -55,7 +52,7 @@ def check_required(name: str, expect: ToolExpect, tool: Declaration) -> Failure 
     missing = [prop for prop in expect.required or [] if prop not in have]
     if not missing:
         return None
-    message = f"tool {name!r} does not require {', '.join(missing)} (it requires: {_shown(have)})"
+    message = f"tool {name!r} does not require {', '.join(missing)} (it requires: {named(have)})"
     return fail("assert_tools", message, expect.required, have, tool=name, missing=missing,
                 check="assert_tools.required")
 
@@ -138,7 +135,7 @@ def check_tools(expect: ToolsExpect, tools: list[Declaration]) -> Failure | None
     by_name = {name: tool for name, tool in zip(names, tools, strict=True)}
     for name, tool_expect in (expect.tools or {}).items():
         if name not in by_name:
-            message = f"tool {name!r} is not listed (listed: {_shown(names)})"
+            message = f"tool {name!r} is not listed (listed: {named(names)})"
             return fail("assert_tools", message, name, names, tool=name, check="assert_tools.tools")
         for check in TOOL_CHECKS:
             failure = check(name, tool_expect, by_name[name])
@@ -149,9 +146,9 @@ def check_tools(expect: ToolsExpect, tools: list[Declaration]) -> Failure | None
         return fail("assert_tools", f"listed, but expected absent: {', '.join(present)}", expect.absent,
                     present, check="assert_tools.absent")
     if expect.min_tools is not None and len(tools) < expect.min_tools:
-        message = f"expected at least {expect.min_tools} tools, {len(tools)} listed: {_shown(names)}"
+        message = f"expected at least {expect.min_tools} tools, {len(tools)} listed: {named(names)}"
         return fail("assert_tools", message, expect.min_tools, len(tools), check="assert_tools.min_tools")
     if expect.max_tools is not None and len(tools) > expect.max_tools:
-        message = f"expected at most {expect.max_tools} tools, {len(tools)} listed: {_shown(names)}"
+        message = f"expected at most {expect.max_tools} tools, {len(tools)} listed: {named(names)}"
         return fail("assert_tools", message, expect.max_tools, len(tools), check="assert_tools.max_tools")
     return None
