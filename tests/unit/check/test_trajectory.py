@@ -3,19 +3,30 @@ audit logs."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.unit.agent.builders import CLOCK
 
+from toolproof.check.scenario import evaluate
 from toolproof.load.mcp_assert import load
-from toolproof.model.result import Failure, FailureKind
-from toolproof.model.scenario import CallCheck, SequenceCheck, TextMatcher, ToolsCalled, ToolsNotCalled
+from toolproof.model.result import Failure, FailureKind, Status
+from toolproof.model.scenario import (
+    AgentCase,
+    CallCheck,
+    SequenceCheck,
+    TextMatcher,
+    ToolsCalled,
+    ToolsNotCalled,
+)
 from toolproof.model.server_case import Case, TrajectoryBlock
 from toolproof.model.transcript import ToolCall
 from toolproof.run.trajectory import run_trajectory
+from toolproof.sources.traces import read_traces
 from toolproof.sources.traces.audit_log import AuditLogError, parse_audit_log
 
 TRACE = [
@@ -50,28 +61,43 @@ def test_each_trajectory_check_is_loaded_onto_the_agent_check_of_the_same_meanin
 
 
 # Verdicts as mcp-assert 0.12.3 gave them on this trace (offline `trajectory:` suites, 2026-11-22).
-@pytest.mark.parametrize(
-    ("checks", "passes"),
-    [
-        ([{"type": "order", "tools": ["read", "edit", "read"]}], True),
-        ([{"type": "order", "tools": ["edit", "read", "read"]}], False),
-        ([{"type": "order", "tools": ["read", "read", "edit"]}], False),
-        ([{"type": "order", "tools": []}], True),
-        ([{"type": "presence", "tools": ["read", "zap"]}], False),
-        ([{"type": "presence", "tools": ["edit", "read"]}], True),
-        ([{"type": "absence", "tools": ["zap", "edit"]}], False),
-        ([{"type": "absence", "tools": ["zap"]}], True),
-        ([{"type": "args_contain", "tool": "read", "args": {"n": "1"}}], True),  # compared in Go %v form
-        ([{"type": "args_contain", "tool": "read", "args": {"f": 2}}], True),
-        ([{"type": "args_contain", "tool": "read", "args": {"o": {"y": [1, 2], "x": 1}}}], True),
-        ([{"type": "args_contain", "tool": "read", "args": {"o": {"x": 1}}}], False),  # nested objects whole
-        ([{"type": "args_contain", "tool": "read", "args": {}}], True),
-        ([{"type": "args_contain", "tool": "zap", "args": {}}], False),
-        ([{"type": "args_contain", "tool": "read", "args": {"zz": None}}], False),
-    ],
-)
+VERDICTS = [
+    ([{"type": "order", "tools": ["read", "edit", "read"]}], True),
+    ([{"type": "order", "tools": ["edit", "read", "read"]}], False),
+    ([{"type": "order", "tools": ["read", "read", "edit"]}], False),
+    ([{"type": "order", "tools": []}], True),
+    ([{"type": "presence", "tools": ["read", "zap"]}], False),
+    ([{"type": "presence", "tools": ["edit", "read"]}], True),
+    ([{"type": "absence", "tools": ["zap", "edit"]}], False),
+    ([{"type": "absence", "tools": ["zap"]}], True),
+    ([{"type": "args_contain", "tool": "read", "args": {"n": "1"}}], True),  # compared in Go %v form
+    ([{"type": "args_contain", "tool": "read", "args": {"f": 2}}], True),
+    ([{"type": "args_contain", "tool": "read", "args": {"o": {"y": [1, 2], "x": 1}}}], True),
+    ([{"type": "args_contain", "tool": "read", "args": {"o": {"x": 1}}}], False),  # nested objects whole
+    ([{"type": "args_contain", "tool": "read", "args": {}}], True),
+    ([{"type": "args_contain", "tool": "zap", "args": {}}], False),
+    ([{"type": "args_contain", "tool": "read", "args": {"zz": None}}], False),
+]
+
+
+@pytest.mark.parametrize(("checks", "passes"), VERDICTS)
 def test_verdicts_match_mcp_assert(checks: list[dict[str, Any]], passes: bool) -> None:
     assert (check(*checks) is None) is passes
+
+
+@pytest.mark.parametrize(("checks", "passes"), VERDICTS)
+def test_an_audit_log_gets_the_same_verdicts_under_run_and_check_traces(
+    tmp_path: Path, checks: list[dict[str, Any]], passes: bool
+) -> None:
+    log = tmp_path / "audit.jsonl"
+    log.write_text("".join(json.dumps({"tool": call.tool, "args": call.arguments}) + "\n" for call in TRACE))
+    [case] = load({"trajectory": checks, "audit_log": str(log)}, Path("case.yaml"))
+    assert isinstance(case, Case) and isinstance(case.block, TrajectoryBlock)
+    under_run = run_trajectory(case.block, tmp_path, None) is None
+    [recorded] = read_traces(log)
+    agent_case = AgentCase(name="c", source=case.source, dialect="test", assertions=case.block.checks)
+    under_check = evaluate(agent_case, recorded, clock=CLOCK).status is Status.PASS
+    assert under_run is under_check is passes
 
 
 def test_args_contain_passes_when_any_call_matches() -> None:
