@@ -5,7 +5,8 @@ stamps each request with 2026-07-28) gets the 2026-07-28 era. The tools declare 
 carry `structuredContent`) and ask the client for things through resolvers, which the SDK sends as
 server-to-client requests in the handshake era and as `input_required` results in the 2026 era:
 
-  forecast(city)       structured weather; read-only
+  forecast(city)       structured weather; read-only; over HTTP in the 2026 era the city also travels in the
+                       Mcp-Param-City header (`x-mcp-header`), which the server checks against the arguments
   suggest_trip(city)   asks the client's model for a suggestion (sampling)
   book_trip(city)      asks the user to confirm (elicitation); declining or cancelling is a tool error
   trip_folders()       lists the client's roots (roots)
@@ -78,7 +79,7 @@ def _forecast(city: str) -> Forecast:
 
 
 @server.tool(annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False))
-def forecast(city: str) -> Forecast:
+def forecast(city: Annotated[str, Field(json_schema_extra={"x-mcp-header": "City"})]) -> Forecast:
     """Tomorrow's forecast for Lisbon, Oslo or Kyoto; another city is a tool error."""
     return _forecast(city)
 

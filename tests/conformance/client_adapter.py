@@ -1,12 +1,13 @@
 """Lets the official conformance suite drive toolproof as its client.
 
-`conformance client --command "python tests/conformance/client_adapter.py" --scenario NAME` starts a test
-server and runs this script with its URL as the last argument, the scenario's name in
-MCP_CONFORMANCE_SCENARIO and, for the auth scenarios that need credentials, a JSON context in
-MCP_CONFORMANCE_CONTEXT (a client secret, a private key, a workload token or an enterprise ID token, each
-passed on in a variable). The script writes the suite a user would write for that server (with an `auth:`
-block whose secrets come from `${VAR}`s) into a scratch directory and runs `toolproof run` on it from there,
-so the OAuth token cache lands in that directory. Its exit status is toolproof's.
+`conformance client --command "python tests/conformance/client_adapter.py [--protocol auto]" --scenario NAME`
+starts a test server and runs this script with its URL as the last argument, the scenario's name in
+MCP_CONFORMANCE_SCENARIO and, for the scenarios that need them, a JSON context in MCP_CONFORMANCE_CONTEXT:
+the tool calls to make, or credentials (a client secret, a private key, a workload token or an enterprise ID
+token, each passed on in a variable). The script writes the suite a user would write for that server (with an
+`auth:` block whose secrets come from `${VAR}`s) into a scratch directory and runs `toolproof run` on it from
+there (with the `--protocol` it was given), so the OAuth token cache lands in that directory. Its exit status
+is toolproof's.
 """
 
 from __future__ import annotations
@@ -23,12 +24,63 @@ from urllib.parse import urlsplit
 from toolproof.cli import main as main_command
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
-TOOL_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
-    "tools_call": ("add_numbers", {"a": 5, "b": 3}),
-    "elicitation-sep1034-client-defaults": ("test_client_elicitation_defaults", {}),
-    "sse-retry": ("test_reconnection", {}),
-}
 AUTH_TOOL = "test-tool"
+# The focal tool's inputSchema in json-schema-2020-12-preservation, as its tools/list shows it: the user
+# pastes it into the case that echoes it back.
+RICH_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }
+    },
+    "properties": {
+        "name": {"type": "string"},
+        "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
+    "additionalProperties": False,
+}
+# http-invalid-tool-headers lists one valid tool and these, each with an invalid x-mcp-header declaration.
+INVALID_HEADER_TOOLS: dict[str, dict[str, Any]] = {
+    "invalid_empty_header": {"value": "v"},
+    "invalid_object_header": {"data": {"k": "v"}},
+    "invalid_array_header": {"items": ["a"]},
+    "invalid_null_header": {"nil": None},
+    "invalid_number_header": {"score": 1.5},
+    "invalid_duplicate_same_case": {"field1": "a", "field2": "b"},
+    "invalid_duplicate_diff_case": {"field1": "a", "field2": "b"},
+    "invalid_space_in_name": {"value": "v"},
+    "invalid_colon_in_name": {"value": "v"},
+    "invalid_non_ascii_name": {"value": "v"},
+    "invalid_control_char_name": {"value": "v"},
+}
+TOOL_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "tools_call": [("add_numbers", {"a": 5, "b": 3})],
+    "elicitation-sep1034-client-defaults": [("test_client_elicitation_defaults", {})],
+    "sse-retry": [("test_reconnection", {})],
+    "sep-2322-client-request-state": [
+        ("test_mrtr_echo_state", {}),
+        ("test_mrtr_no_state", {}),
+        ("test_mrtr_unrelated", {}),
+        ("test_mrtr_no_result_type", {}),
+    ],
+    "http-standard-headers": [("test_headers", {}), ("my-hyphenated-tool", {})],
+    "http-invalid-tool-headers": [("valid_tool", {"region": "us-west1"}), *INVALID_HEADER_TOOLS.items()],
+    "json-schema-2020-12-preservation": [("json_schema_echo", {"schema": RICH_SCHEMA})],
+}
+ELICITING = {"elicitation-sep1034-client-defaults": {}, "sep-2322-client-request-state": {"confirmed": True}}
+RESOURCE_READS = {"http-standard-headers": ["file:///path/to/file%20name.txt", "https://example.com/resource?id=123"]}
+PROMPT_GETS = {"http-standard-headers": ["test_prompt"]}
 
 
 def auth_block(scenario: str, url: str, context: dict[str, Any]) -> dict[str, Any]:
@@ -79,26 +131,37 @@ def authorization_server(url: str) -> str:
         return str(json.load(response)["authorization_servers"][0])
 
 
+def tool_calls(scenario: str, context: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The tools the suite calls: those the scenario's context names, else this scenario's own."""
+    if "toolCalls" in context:
+        return [(call["name"], call.get("arguments") or {}) for call in context["toolCalls"]]
+    if scenario.startswith("auth/"):
+        return [(AUTH_TOOL, {})]
+    return TOOL_CALLS.get(scenario, [])
+
+
 def cases(scenario: str, url: str, context: dict[str, Any]) -> list[dict[str, Any]]:
-    """The suite's cases: list the tools, then call the scenario's tool (if it has one)."""
+    """The suite's cases: list the tools, then call each of the scenario's tools, read its resources and get
+    its prompts."""
     server: dict[str, Any] = {"transport": "http", "url": url}
     if scenario.startswith("auth/"):
         server["auth"] = auth_block(scenario, url, context)
-    if scenario == "elicitation-sep1034-client-defaults":
-        server["client_capabilities"] = {"elicitation": {"action": "accept", "content": {}}}
-    listing = {"name": f"{scenario}: tools/list", "server": server, "assert_tools": {}}
-    if scenario.startswith("auth/"):
-        tool, arguments = AUTH_TOOL, dict[str, Any]()
-    elif scenario in TOOL_CALLS:
-        tool, arguments = TOOL_CALLS[scenario]
-    else:
-        return [listing]
-    call = {"name": f"{scenario}: {tool}", "server": server, "assert": {"tool": tool, "args": arguments}}
-    return [listing, call]
+    if scenario in ELICITING:
+        server["client_capabilities"] = {"elicitation": {"action": "accept", "content": ELICITING[scenario]}}
+    blocks: list[tuple[str, str, dict[str, Any]]] = [("tools/list", "assert_tools", {})]
+    blocks += [(tool, "assert", {"tool": tool, "args": args}) for tool, args in tool_calls(scenario, context)]
+    if scenario in RESOURCE_READS:
+        blocks.append(("resources/list", "assert_resources", {"list": {}}))
+        blocks += [(uri, "assert_resources", {"read": uri}) for uri in RESOURCE_READS[scenario]]
+    if scenario in PROMPT_GETS:
+        blocks.append(("prompts/list", "assert_prompts", {"list": {}}))
+        blocks += [(name, "assert_prompts", {"get": {"name": name}}) for name in PROMPT_GETS[scenario]]
+    return [{"name": f"{scenario}: {what}", "server": server, kind: block} for what, kind, block in blocks]
 
 
 def main() -> int:
     url = sys.argv[-1]
+    protocol = sys.argv[sys.argv.index("--protocol") + 1] if "--protocol" in sys.argv[:-1] else "2025-11-25"
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     if "client_secret" in context:
@@ -114,7 +177,7 @@ def main() -> int:
         documents = "\n---\n".join(json.dumps(case) for case in cases(scenario, url, context))  # JSON is YAML
         suite.write_text(documents + "\n", encoding="utf-8")
         os.chdir(scratch)
-        return main_command(["run", "--jobs", "1", str(suite)])
+        return main_command(["run", "--jobs", "1", "--protocol", protocol, str(suite)])
 
 
 if __name__ == "__main__":

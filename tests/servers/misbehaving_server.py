@@ -26,6 +26,8 @@ The misbehaviour is the first argument, or else the MISBEHAVE environment variab
   on_request       declares its tool t readOnlyHint: true (and a tool w readOnlyHint: false), answers "ok",
                    then does what the call's argument `then` says: "exit" (exit with code 3), "hang"
                    (sleep), "garbage" (a non-JSON line on stdout); its answer names its pid
+  half_modern      answers server/discover as a 2026-07-28 server, then everything else as a server of the
+                   2025-11-25 handshake era (no resultType, ttlMs or cacheScope)
   not_mcp_http     an HTTP server (--port N) that answers every POST with 200 and something other than
                    JSON-RPC, by path: /json a JSON object, /garbage invalid JSON, /html an HTML page
 
@@ -187,7 +189,17 @@ def serve() -> None:
         if "METHODS_FILE" in os.environ:
             with open(os.environ["METHODS_FILE"], "a") as handle:
                 handle.write(f"{method}\n")
-        if method == "initialize":
+        if method == "server/discover" and MODE == "half_modern":
+            result = {
+                "resultType": "complete",
+                "ttlMs": 0,
+                "cacheScope": "private",
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "misbehaving-half_modern", "version": "0"},
+            }
+            send({"jsonrpc": "2.0", "id": request_id, "result": result})
+        elif method == "initialize":
             if MODE == "silent_init":
                 continue
             result = {

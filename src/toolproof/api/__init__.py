@@ -225,6 +225,7 @@ def server_options(
     reuse_server: bool = False,
 ) -> ServerOptions:
     """The run-wide server settings of `run_suite`; raises UsageError for a value no run can use."""
+    from toolproof.mcp.spec import protocol_mode
     from toolproof.sources.options import ServerOptions
 
     if fixture is not None and not Path(fixture).is_dir():
@@ -233,8 +234,10 @@ def server_options(
         raise UsageError(f"--timeout must be greater than 0, got {timeout:g}")
     if subscription_wait < 0:
         raise UsageError(f"--subscription-wait must not be negative, got {subscription_wait:g}")
-    if protocol not in ("2025-11-25", "2026-07-28", "auto"):
-        raise UsageError(f"--protocol {protocol!r}: expected 2025-11-25, 2026-07-28 or auto")
+    try:
+        mode = protocol_mode(protocol)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if isinstance(server, str):
         try:
             override = tuple(shlex.split(server))
@@ -249,7 +252,7 @@ def server_options(
         subscription_wait_s=subscription_wait,
         server_override=override,
         docker=docker or "",
-        protocol="legacy" if protocol == "2025-11-25" else protocol,
+        protocol=mode,
         reuse_server=reuse_server,
     )
 
@@ -419,7 +422,9 @@ def check_traces(
     results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     events = replace(reports or Reports(), sharded=sharded).sink((), sink)
     report_results(results, events, "toolproof check", time.monotonic() - started)
-    unchecked = not any(pairs[index] for index, case in enumerate(loaded) if not case.skip)
+    unchecked = not any(
+        pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
+    )
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from toolproof.author.diff import as_tree
 from toolproof.author.masks import is_volatile
 from toolproof.core.dotpath import Segment, render_path
+from toolproof.core.gofmt import is_empty_result
 from toolproof.model.observation import Observation
 
 MAX_PATHS = 8
@@ -107,6 +108,6 @@ def expectations(
     lines = [] if as_tree(first.text) is not None else stable_lines(first.text, second.text, secrets)
     if lines:
         expect["contains"] = lines
-    elif first.text.strip() and second.text.strip():
+    elif not is_empty_result(first.text) and not is_empty_result(second.text):
         expect["not_empty"] = True
     return expect

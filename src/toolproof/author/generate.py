@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from toolproof.author.case_file import render
+from toolproof.author.case_file import render, write_schema
 from toolproof.author.drafts import Draft, drafts
 from toolproof.author.expectations import expectations
 from toolproof.author.listing import Listing, list_server, server_label
@@ -89,6 +89,7 @@ async def generate(
     label = server_label(server, ServerOptions(environ={}))
     when = datetime.now(UTC)
     output.mkdir(parents=True, exist_ok=True)
+    write_schema(output)
     for draft in await observe(fresh, options, jobs):
         path = output / draft.file
         path.write_text(render(draft, label, when), encoding="utf-8")

@@ -2,7 +2,8 @@
 
 Each case gives one verdict: PASS (the answer matches, or was recorded), FAIL (it differs, with the changed
 fields; or nothing was recorded for it) or ERROR (the case could not run, so there is nothing to compare).
-Each server also gets a `tools/list` verdict: tools added, removed, or whose schema changed are a difference.
+Each server also gets a `tools/list` verdict: tools added, removed, or whose description, annotations or
+schema changed are a difference (they are what an agent reads).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
 
-SCHEMA_KEYS = ("inputSchema", "outputSchema")
+COMPARED_KEYS = ("description", "annotations", "inputSchema", "outputSchema")
+"""What of a listed tool a snapshot compares: what an agent reads."""
 UPDATE_HINT = "run `toolproof snapshot --update` to record it"
 
 
@@ -107,7 +109,7 @@ def _masked_member(item: Difference, value: Any, masks: Sequence[str]) -> str:
 
 
 def tool_differences(saved: list[dict[str, Any]], live: list[dict[str, Any]]) -> list[Difference]:
-    """Tools added or removed, and every changed field of a tool's input or output schema."""
+    """Tools added or removed, and every changed field of a tool's description, annotations or schemas."""
     before = {str(tool.get("name")): tool for tool in saved}
     after = {str(tool.get("name")): tool for tool in live}
     found: list[Difference] = []
@@ -115,7 +117,7 @@ def tool_differences(saved: list[dict[str, Any]], live: list[dict[str, Any]]) ->
         if name not in after:
             found.append(Difference(f"tool {name}", tool, ABSENT, "removed (no longer listed)"))
             continue
-        for key in SCHEMA_KEYS:
+        for key in COMPARED_KEYS:
             here = child(child("$", name), key)
             found.extend(tree_differences(tool.get(key), after[name].get(key), here))
     added = [name for name in after if name not in before]
@@ -132,11 +134,14 @@ def _differs(differences: list[Difference], what: str) -> Failure:
 class _Snapshotter:
     """The run's state: what was recorded, what is being recorded, and the verdicts."""
 
-    def __init__(self, saved: SnapshotFile, options: ServerOptions, update: bool) -> None:
+    def __init__(
+        self, saved: SnapshotFile, options: ServerOptions, update: bool, keep_recorded: bool
+    ) -> None:
         self.saved = saved.by_name()
         self.saved_file = saved
         self.options = options
         self.update = update
+        self.keep_recorded = keep_recorded
         self.entries: dict[str, SnapshotEntry] = {}
         self.tool_lists: dict[str, list[dict[str, Any]]] = {}
         self.new = self.changed = 0
@@ -162,7 +167,7 @@ class _Snapshotter:
                 update={"message": message})})
         observation = seen[0]
         live = entry(case.name, recorded_tool(case), observation.text, observation.is_error)
-        if self.update:
+        if self.update and not (self.keep_recorded and saved is not None):
             self.entries[case.name] = live
             if saved is None:
                 self.new += 1
@@ -202,7 +207,7 @@ class _Snapshotter:
                 self.tool_lists[check.label] = saved
             message = f"cannot list the tools: {error.failure.message}"
             return verdict(Status.ERROR, error.failure.model_copy(update={"message": message}))
-        if self.update:
+        if self.update and not (self.keep_recorded and saved is not None):
             self.tool_lists[check.label] = listing.tools
             return verdict(Status.PASS)
         if saved is None and self.saved_file.snapshots is not None and self.saved_file.tool_lists is None:
@@ -248,14 +253,16 @@ async def run_snapshots(
     update: bool,
     jobs: int,
     sink: Sink,
+    keep_recorded: bool = False,
 ) -> SnapshotRun:
-    """Take (with `update`) or compare the snapshot of every case and of each server's tools/list.
+    """Take (with `update`) or compare the snapshot of every case and of each server's tools/list; with
+    `keep_recorded` too, `update` takes only the snapshots not recorded yet and compares the others.
 
     Trajectory cases (no server) are left out; load errors are ERROR results in their place.
     """
     cases = [item for item in items if isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock)]
     kept: list[Case | LoadError] = [item for item in items if not isinstance(item, Case) or item in cases]
-    snapshotter = _Snapshotter(saved, options, update)
+    snapshotter = _Snapshotter(saved, options, update, keep_recorded)
     checks = tools_checks(cases, options, snapshot_file)
     work: list[Case | Broken | ToolsCheck] = [*by_document(kept), *checks]
 

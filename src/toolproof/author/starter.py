@@ -4,7 +4,9 @@ of `examples/servers`, copied beside the suite so that it runs wherever toolproo
 from __future__ import annotations
 
 from importlib.resources import files
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+from toolproof.author.case_file import schema_line, write_schema
 
 STARTER_CASES = ("echo.yaml", "describe.yaml", "fail.yaml")
 SERVER = "tiny_server.py"
@@ -20,8 +22,8 @@ def starter_files(directory: Path) -> dict[Path, str]:
     `directory` is written (relative paths are read from where toolproof runs)."""
     package = files("toolproof.author") / "starter"
     where = directory.as_posix()
-    texts = {directory / name: (package / name).read_text("utf-8").replace("__DIR__", where)
-             for name in STARTER_CASES}
+    texts = {directory / name: schema_line(PurePosixPath(name)) + "\n"
+             + (package / name).read_text("utf-8").replace("__DIR__", where) for name in STARTER_CASES}
     texts[directory / "server" / SERVER] = (package / SERVER).read_text("utf-8")
     texts.update({directory / "fixtures" / name: text for name, text in FIXTURE.items()})
     return texts
@@ -36,4 +38,4 @@ def write_starter(directory: Path, *, overwrite: bool) -> list[Path]:
     for path, text in planned.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return list(planned)
+    return [*planned, write_schema(directory)]

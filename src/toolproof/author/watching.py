@@ -7,12 +7,26 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from watchfiles import awatch
+from watchfiles import DefaultFilter, awatch
 
 from toolproof.load.dialects import suffixes
 from toolproof.load.walk import SKIPPED_DIRECTORIES
 
 WAKE_MS = 1000  # how long the watcher thread waits before checking whether it was stopped
+
+
+class EditorFilter(DefaultFilter):
+    """watchfiles' default filter (version control and cache directories, `.swp`, `x~`, `.#x`) and the
+    editor files it lets through: vim's write test `4913`, emacs's autosave `#x#`, kate's `.kate-swp`, gedit's
+    `.goutputstream-*`. A change to one of them is no change to the suite."""
+
+    ignore_entity_patterns = (
+        *DefaultFilter.ignore_entity_patterns,
+        r"^4913$",
+        r"^#.*#$",
+        r"\.kate-swp$",
+        r"^\.goutputstream-",
+    )
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,10 @@ async def watch(
 ) -> None:
     """Call `rerun(files or None for all, changed paths)` after each burst of changes that affects cases;
     returns only when cancelled."""
-    async for changes in awatch(*watched.roots(), debounce=debounce_ms, rust_timeout=WAKE_MS):
+    changes_of = awatch(
+        *watched.roots(), watch_filter=EditorFilter(), debounce=debounce_ms, rust_timeout=WAKE_MS
+    )
+    async for changes in changes_of:
         paths = sorted({Path(raw) for _, raw in changes})
         files = affected(paths, watched)
         if files is None or files:

@@ -14,13 +14,13 @@ from toolproof.check.arguments import (
     describe_matcher,
     regex_search,
 )
+from toolproof.check.failures import fail
 from toolproof.check.registry import Verdict, checker
 from toolproof.check.steps import (
     MAX_SHOWN,
     CallScope,
     Step,
     Steps,
-    expectation_failure,
     indexes_shown,
     shown,
     times,
@@ -49,7 +49,8 @@ def tools_called(check: ToolsCalled, steps: Steps) -> Failure | None:
         return None
     called = steps.called()
     noun = "tool" if len(missing) == 1 else "tools"
-    return expectation_failure(
+    return fail(
+        None,
         f"Required {noun} not used: {', '.join(missing)} (called: {shown(called)})",
         list(check.tools),
         called,
@@ -68,7 +69,8 @@ def tools_not_called(check: ToolsNotCalled, steps: Steps) -> Failure | None:
         for tool in found
     ]
     noun = "tool" if len(found) == 1 else "tools"
-    return expectation_failure(
+    return fail(
+        None,
         f"Forbidden {noun} used: {'; '.join(parts)}",
         list(check.tools),
         found,
@@ -153,7 +155,8 @@ def call_check(check: CallCheck, scope: CallScope, expressions: Scope) -> Failur
         }
         for child, child_failure in problems
     ]
-    return expectation_failure(
+    return fail(
+        None,
         f"{head}; " + "; ".join(lines),
         failure.expected if failure else [child_failure.expected for _, child_failure in problems],
         failure.actual if failure else [child_failure.actual for _, child_failure in problems],
@@ -165,7 +168,8 @@ def _nested_without_parent(check: CallCheck, failure: Failure | None, level: Ste
     """The failure of a node check whose node did not match, so the checks on its calls were not made."""
     reason = _unmatched_parent(check, level)
     head = failure.message if failure else f"{check.name} did not run"
-    return expectation_failure(
+    return fail(
+        None,
         f"{head}; " + "; ".join(f"{child.label or child.name}: {reason}" for child in check.calls),
         check.name,
         level.called(),
@@ -212,7 +216,8 @@ def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, 
             return None, []
         what = " with matching arguments" if rules else ""
         verb = "run" if level.nodes else "be called"
-        return expectation_failure(
+        return fail(
+            None,
             f"{check.name} must not {verb}{what}, but {level.ran(len(matched))} (at index "
             f"{indexes_shown([step.index for step in matched])})",
             {"not": _expected_call(check, scope)} if rules else f"no {level.unit} of {check.name}",
@@ -248,7 +253,8 @@ def _count(check: CallCheck, level: Steps, matched: list[Step]) -> Failure | Non
         wanted = f"between {low} and {high}"
     what = " with matching arguments" if _has_argument_rules(check) else ""
     where = f"at index {indexes_shown([step.index for step in matched])}; " if matched else ""
-    return expectation_failure(
+    return fail(
+        None,
         f"{check.name} {level.ran(count)}{what}, expected {wanted} ({where}{level.seen()})",
         wanted,
         count,
@@ -261,7 +267,8 @@ def _not_found(
 ) -> Failure:
     if closest is None:
         missing = "did not run" if level.nodes else "was not called"
-        return expectation_failure(
+        return fail(
+            None,
             f"{check.name} {missing} ({level.seen()})",
             check.name,
             level.called(),
@@ -269,7 +276,8 @@ def _not_found(
         )
     step, problems = closest, _step_problems(check, closest, scope)
     reasons = "; ".join(problem["message"] for problem in problems)
-    return expectation_failure(
+    return fail(
+        None,
         f"no {level.unit} of {check.name} matched ({times(len(candidates))} "
         f"{'run' if level.nodes else 'called'}); closest is index {step.index}: {reasons}",
         _expected_call(check, scope),
@@ -307,7 +315,8 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
             if level.nodes
             else f"there are only {len(level.steps)} calls"
         )
-        return expectation_failure(
+        return fail(
+            None,
             f"expected {check.name} at index {index}, but {there} ({level.seen(level.names)})",
             {"index": index, "name": check.name},
             list(level.names[:MAX_SHOWN]),
@@ -320,7 +329,8 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
     if check.condition == "not_called":
         if problems:
             return None, []
-        return expectation_failure(
+        return fail(
+            None,
             f"{check.name} must not be the {level.unit} at index {index}, but it is",
             {"index": index, "not": check.name},
             _step_detail(step),
@@ -328,7 +338,8 @@ def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | N
     if not problems:
         return None, [step]
     reasons = "; ".join(problem["message"] for problem in problems)
-    return expectation_failure(
+    return fail(
+        None,
         f"expected {check.name} at index {index}: {reasons} ({level.seen(level.names)})",
         {"index": index, **_expected_call(check, scope)},
         _step_detail(step),
@@ -347,14 +358,15 @@ def tool_input(check: ToolInputCheck, steps: Steps, calls: Sequence[ToolCall]) -
     mine = [calls[index] for index in steps.where.get(check.tool, [])]
     if not mine:
         called = steps.called()
-        return expectation_failure(
+        return fail(
+            None,
             f"tool not used: {check.tool} (called: {shown(called)})", check.tool, called, called_tools=called
         )
     try:
         if any(_input_holds(check, call.arguments) for call in mine):
             return None
     except (ValueError, PathSyntaxError) as error:
-        return expectation_failure(str(error), check.value, None)
+        return fail(None, str(error), check.value, None)
     seen = [call.arguments for call in mine[:MAX_SHOWN]]
     if check.op == "contains":
         wanted = f"containing {check.value!r} (case-insensitive)"
@@ -364,7 +376,8 @@ def tool_input(check: ToolInputCheck, steps: Steps, calls: Sequence[ToolCall]) -
         wanted = f"with {check.value}" + (
             f" equal to {compact_json(check.equals)}" if check.has_equals else ""
         )
-    return expectation_failure(
+    return fail(
+        None,
         f"no call of {check.tool} has arguments {wanted}; arguments seen: "
         f"{'; '.join(as_text(args) for args in seen)}",
         check.value,
@@ -386,12 +399,12 @@ def _input_holds(check: ToolInputCheck, arguments: Any) -> bool:
 # --- registered checkers ------------------------------------------------------------------------------------
 
 
-@checker(ToolsCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+@checker(ToolsCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}", looks_at=lambda c: c.tools)
 def _tools_called(check: ToolsCalled, at: Scoped) -> Verdict:
     return tools_called(check, at.calls)
 
 
-@checker(ToolsNotCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}")
+@checker(ToolsNotCalled, describe=lambda c: f"{c.kind}: {', '.join(c.tools)}", looks_at=lambda c: c.tools)
 def _tools_not_called(check: ToolsNotCalled, at: Scoped) -> Verdict:
     return tools_not_called(check, at.calls)
 
@@ -404,11 +417,13 @@ def _describe_call(check: CallCheck) -> str:
     return f"{check.name} {_BOUNDS[check.condition]}{at}"
 
 
-@checker(CallCheck, describe=_describe_call)
+@checker(CallCheck, describe=_describe_call, looks_at=lambda c: (c.name,))
 def _call(check: CallCheck, at: Scoped) -> Verdict:
     return call_check(check, at.call_scope, at.expressions)
 
 
-@checker(ToolInputCheck, describe=lambda c: f"tool input {c.op} {c.tool}: {c.value}")
+@checker(
+    ToolInputCheck, describe=lambda c: f"tool input {c.op} {c.tool}: {c.value}", looks_at=lambda c: (c.tool,)
+)
 def _tool_input(check: ToolInputCheck, at: Scoped) -> Verdict:
     return tool_input(check, at.calls, at.raw_calls)

@@ -12,9 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolproof.check.failures import fail, listed
 from toolproof.check.structured import check_structured, check_structured_schema
 from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
-from toolproof.core.gofmt import ELLIPSIS, counted, cut, go_json, go_number, go_trim, go_v, quote
+from toolproof.core.gofmt import (
+    ELLIPSIS,
+    counted,
+    cut,
+    go_json,
+    go_number,
+    go_trim,
+    go_v,
+    is_empty_result,
+    quote,
+)
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
@@ -22,15 +33,7 @@ from toolproof.model.server_case import Expect
 
 Check = Callable[[Expect, Observation], Failure | None]
 
-EMPTY_RESULTS = ("", "null", "[]", "{}")
 RESULT_FIELDS = ("locations", "items", "results", "references", "symbols")
-
-
-def _fail(check: str, message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, check=check, message=f"{check}: {message}",
-        expected=expected, actual=actual, details=details,
-    )
 
 
 def _seen(text: str) -> str:
@@ -48,10 +51,6 @@ def _window(text: str, start: int, end: int) -> str:
     right = min(len(text), max(end + 100, left + 300))
     snippet = (ELLIPSIS if left else "") + text[left:right] + (ELLIPSIS if right < len(text) else "")
     return quote(snippet, limit=None)
-
-
-def _listed(items: list[str]) -> str:
-    return ", ".join(quote(item, 80) for item in items)
 
 
 def _first_difference(left: str | bytes, right: str | bytes) -> int:
@@ -74,7 +73,7 @@ def _recorded(files: Mapping[str, bytes | str | None], path: str, when: str) -> 
 
 def _unreadable(check: str, path: str, why: str, expected: Any = None) -> Failure:
     message = f"{path} exists after the call but cannot be read as a file ({why})"
-    return _fail(check, message, expected, None, path=path)
+    return fail(check, message, expected, None, path=path)
 
 
 def check_not_error(expect: Expect, obs: Observation) -> Failure | None:
@@ -89,14 +88,14 @@ def check_not_error(expect: Expect, obs: Observation) -> Failure | None:
 def check_is_error(expect: Expect, obs: Observation) -> Failure | None:
     if not expect.is_error or obs.is_error:
         return None
-    return _fail("is_error", f"expected isError=true, the tool succeeded; {_seen(obs.text)}",
+    return fail("is_error", f"expected isError=true, the tool succeeded; {_seen(obs.text)}",
                  "isError: true", "isError: false")
 
 
 def check_not_empty(expect: Expect, obs: Observation) -> Failure | None:
-    if not expect.not_empty or go_trim(obs.text) not in EMPTY_RESULTS:
+    if not expect.not_empty or not is_empty_result(obs.text):
         return None
-    return _fail("not_empty", f"expected a non-empty result, got {_seen(obs.text)}", "non-empty", obs.text)
+    return fail("not_empty", f"expected a non-empty result, got {_seen(obs.text)}", "non-empty", obs.text)
 
 
 def check_equals(expect: Expect, obs: Observation) -> Failure | None:
@@ -110,14 +109,14 @@ def check_equals(expect: Expect, obs: Observation) -> Failure | None:
     shown_got = f"({counted(len(got), 'char')}) {_window(got, at, at)}"
     message = f"text differs from the expected value at char {at} (both trimmed): expected {shown_want}, " \
         f"got {shown_got}"
-    return _fail("equals", message, expect.equals, obs.text)
+    return fail("equals", message, expect.equals, obs.text)
 
 
 def check_contains(expect: Expect, obs: Observation) -> Failure | None:
     missing = [needle for needle in expect.contains or [] if needle not in obs.text]
     if not missing:
         return None
-    return _fail("contains", f"{_listed(missing)} not found in {_seen(obs.text)}",
+    return fail("contains", f"{listed(missing)} not found in {_seen(obs.text)}",
                  expect.contains, obs.text, missing=missing)
 
 
@@ -125,7 +124,7 @@ def check_contains_any(expect: Expect, obs: Observation) -> Failure | None:
     options = expect.contains_any or []
     if not options or any(needle in obs.text for needle in options):
         return None
-    return _fail("contains_any", f"none of {_listed(options)} found in {_seen(obs.text)}", options, obs.text)
+    return fail("contains_any", f"none of {listed(options)} found in {_seen(obs.text)}", options, obs.text)
 
 
 def check_not_contains(expect: Expect, obs: Observation) -> Failure | None:
@@ -134,8 +133,8 @@ def check_not_contains(expect: Expect, obs: Observation) -> Failure | None:
         return None
     first = found[0]
     at = obs.text.index(first)
-    also = f" (also found: {_listed(found[1:])})" if found[1:] else ""
-    return _fail(
+    also = f" (also found: {listed(found[1:])})" if found[1:] else ""
+    return fail(
         "not_contains",
         f"{quote(first, 80)} found at char {at}{also} in text ({counted(len(obs.text), 'char')}): "
         f"{_window(obs.text, at, at + len(first))}",
@@ -148,12 +147,12 @@ def check_matches_regex(expect: Expect, obs: Observation) -> Failure | None:
     try:
         compiled = [compile_re2(pattern) for pattern in patterns]
     except RE2PatternError as error:
-        return _fail("matches_regex", str(error), error.pattern, obs.text)
+        return fail("matches_regex", str(error), error.pattern, obs.text)
     unmatched = [regex.pattern for regex in compiled if regex.search(obs.text) is None]
     if not unmatched:
         return None
     noun = "pattern" if len(unmatched) == 1 else "patterns"
-    return _fail("matches_regex", f"{noun} {_listed(unmatched)} did not match {_seen(obs.text)}",
+    return fail("matches_regex", f"{noun} {listed(unmatched)} did not match {_seen(obs.text)}",
                  patterns, obs.text, unmatched=unmatched)
 
 
@@ -164,17 +163,17 @@ def check_json_path(expect: Expect, obs: Observation) -> Failure | None:
     try:
         document, line = read_json(obs.text)
     except NotJSONError as error:
-        return _fail("json_path", f"{error}; {_seen(obs.text)}", expect.json_path, obs.text)
+        return fail("json_path", f"{error}; {_seen(obs.text)}", expect.json_path, obs.text)
     for path in sorted(expect.json_path):  # sorted, as mcp-assert, so the same path is reported first
         expected = expect.json_path[path]
         try:
             actual = lookup(document, path)
         except PathError as error:
-            return _fail("json_path", f"{error}{_from_line(line)}", expected, None, path=path)
+            return fail("json_path", f"{error}{_from_line(line)}", expected, None, path=path)
         if go_v(actual) != go_v(expected):
             shown = f"expected {cut(go_json(expected), 200)}, got {cut(go_json(actual), 200)}"
             message = f"{path}: {shown}{_from_line(line)}"
-            return _fail("json_path", message, expected, actual, path=path)
+            return fail("json_path", message, expected, actual, path=path)
     return None
 
 
@@ -183,7 +182,7 @@ def _result_count(check: str, obs: Observation) -> tuple[int, str] | Failure:
     try:
         document, line = read_json(obs.text)
     except NotJSONError as error:
-        return _fail(check, f"cannot count results: {error}; {_seen(obs.text)}", None, obs.text)
+        return fail(check, f"cannot count results: {error}; {_seen(obs.text)}", None, obs.text)
     if document is None:
         return 0, f"JSON null{_from_line(line)}"
     if isinstance(document, list):
@@ -198,7 +197,7 @@ def _result_count(check: str, obs: Observation) -> tuple[int, str] | Failure:
     else:
         kind = json_type(document)
         why = f"the JSON is a {kind}, not an array or an object{_from_line(line)}; {_seen(obs.text)}"
-    return _fail(check, f"cannot count results: {why}", None, obs.text)
+    return fail(check, f"cannot count results: {why}", None, obs.text)
 
 
 def check_min_results(expect: Expect, obs: Observation) -> Failure | None:
@@ -211,7 +210,7 @@ def check_min_results(expect: Expect, obs: Observation) -> Failure | None:
     if count >= expect.min_results:
         return None
     message = f"expected at least {counted(expect.min_results, 'result')}, got {count} in {where}"
-    return _fail("min_results", message, expect.min_results, count)
+    return fail("min_results", message, expect.min_results, count)
 
 
 def check_max_results(expect: Expect, obs: Observation) -> Failure | None:
@@ -224,7 +223,7 @@ def check_max_results(expect: Expect, obs: Observation) -> Failure | None:
     if count <= expect.max_results:
         return None
     message = f"expected at most {counted(expect.max_results, 'result')}, got {count} in {where}"
-    return _fail("max_results", message, expect.max_results, count)
+    return fail("max_results", message, expect.max_results, count)
 
 
 def check_net_delta(expect: Expect, obs: Observation) -> Failure | None:
@@ -235,28 +234,28 @@ def check_net_delta(expect: Expect, obs: Observation) -> Failure | None:
         document = parse_json(obs.text)
     except NotJSONError as error:
         why = f"the text is not JSON ({error}); {_seen(obs.text)}"
-        return _fail("net_delta", why, expect.net_delta, None)
+        return fail("net_delta", why, expect.net_delta, None)
     value = document.get("net_delta") if isinstance(document, Mapping) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return _fail("net_delta", f"no number field \"net_delta\" in the JSON {json_type(document)}; "
+        return fail("net_delta", f"no number field \"net_delta\" in the JSON {json_type(document)}; "
                      f"{_seen(obs.text)}", expect.net_delta, None)
     if int(value) == expect.net_delta:
         return None
-    return _fail("net_delta", f"expected {expect.net_delta}, got {go_number(value)}", expect.net_delta, value)
+    return fail("net_delta", f"expected {expect.net_delta}, got {go_number(value)}", expect.net_delta, value)
 
 
 def check_file_contains(expect: Expect, obs: Observation) -> Failure | None:
     for path, needle in (expect.file_contains or {}).items():
         content = _recorded(obs.files_after, path, "after")
         if content is None:
-            return _fail("file_contains", f"{path} does not exist after the call", needle, None, path=path)
+            return fail("file_contains", f"{path} does not exist after the call", needle, None, path=path)
         if isinstance(content, str):
             return _unreadable("file_contains", path, content, needle)
         if needle.encode() not in content:
             text = _decoded(content)
             size = counted(len(content), "byte")
             message = f"{quote(needle, 80)} not found in {path} ({size}): {quote(text)}"
-            return _fail("file_contains", message, needle, text, path=path)
+            return fail("file_contains", message, needle, text, path=path)
     return None
 
 
@@ -265,7 +264,7 @@ def check_file_not_contains(expect: Expect, obs: Observation) -> Failure | None:
         content = _recorded(obs.files_after, path, "after")
         if content is None:
             why = f"{path} does not exist after the call"
-            return _fail("file_not_contains", why, needle, None, path=path)
+            return fail("file_not_contains", why, needle, None, path=path)
         if isinstance(content, str):
             return _unreadable("file_not_contains", path, content, needle)
         if needle.encode() in content:
@@ -273,7 +272,7 @@ def check_file_not_contains(expect: Expect, obs: Observation) -> Failure | None:
             at = text.find(needle)
             size = counted(len(content), "byte")
             message = f"{quote(needle, 80)} found in {path} ({size}): {_window(text, at, at + len(needle))}"
-            return _fail("file_not_contains", message, needle, text, path=path)
+            return fail("file_not_contains", message, needle, text, path=path)
     return None
 
 
@@ -282,9 +281,9 @@ def check_file_not_exists(expect: Expect, obs: Observation) -> Failure | None:
         content = _recorded(obs.files_after, path, "after")
         if isinstance(content, str):
             why = f"{path} exists after the call ({content})"
-            return _fail("file_not_exists", why, None, None, path=path)
+            return fail("file_not_exists", why, None, None, path=path)
         if content is not None:
-            return _fail("file_not_exists", f"{path} exists after the call ({counted(len(content), 'byte')})",
+            return fail("file_not_exists", f"{path} exists after the call ({counted(len(content), 'byte')})",
                          None, _decoded(content), path=path)
     return None
 
@@ -301,7 +300,7 @@ def check_in_order(expect: Expect, obs: Observation) -> Failure | None:
                 earlier = text.find(needle)
                 if earlier >= 0:
                     where += f", it occurs only earlier, at char {earlier},"
-            return _fail("in_order", f"{quote(needle, 80)} not found{where} in {_seen(text)}",
+            return fail("in_order", f"{quote(needle, 80)} not found{where} in {_seen(text)}",
                          expect.in_order, text, missing=needle)
         position, previous = at + len(needle), needle
     return None
@@ -312,17 +311,17 @@ def check_file_unchanged(expect: Expect, obs: Observation) -> Failure | None:
         before = _recorded(obs.files_before, path, "before")
         after = _recorded(obs.files_after, path, "after")
         if before is None:
-            return _fail("file_unchanged", f"{path} did not exist before the call", None, None, path=path)
+            return fail("file_unchanged", f"{path} did not exist before the call", None, None, path=path)
         if isinstance(before, str) or isinstance(after, str):
             reason = before if isinstance(before, str) else str(after)
             why = f"{path} cannot be read as a file ({reason})"
-            return _fail("file_unchanged", why, None, None, path=path)
+            return fail("file_unchanged", why, None, None, path=path)
         if after is None:
             why = f"{path} was deleted by the call"
-            return _fail("file_unchanged", why, _decoded(before), None, path=path)
+            return fail("file_unchanged", why, _decoded(before), None, path=path)
         if before != after:
             at = _first_difference(before, after)
-            return _fail(
+            return fail(
                 "file_unchanged",
                 f"{path} was modified by the call ({len(before)} -> {len(after)} bytes, first difference at "
                 f"byte {at})",
@@ -334,7 +333,7 @@ def check_file_unchanged(expect: Expect, obs: Observation) -> Failure | None:
 def check_min_progress(expect: Expect, obs: Observation) -> Failure | None:
     if expect.min_progress is None or obs.progress_count >= expect.min_progress:
         return None
-    return _fail("min_progress", f"expected at least {expect.min_progress} notifications/progress during the "
+    return fail("min_progress", f"expected at least {expect.min_progress} notifications/progress during the "
                  f"call, got {obs.progress_count}", expect.min_progress, obs.progress_count)
 
 

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.check.failures import fail
 from toolproof.check.registry import declare
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.scenario import JudgeCheck, JudgeContext
 from toolproof.model.transcript import ToolCall
 
@@ -101,7 +102,8 @@ def label(check: JudgeCheck) -> str:
     return check.criteria if len(check.criteria) <= 60 else check.criteria[:60] + "…"
 
 
-declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}")  # asked out of band: no checker
+# asked out of band: no checker
+declare(JudgeCheck, describe=lambda check: f"judge: {label(check)}", looks_at="reply")
 
 
 def build_request(subjects: Sequence[Subject], facts: RunFacts, context: JudgeContext) -> JudgeRequest:
@@ -227,12 +229,6 @@ def _answers(text: str) -> dict[str, Mapping[str, Any]] | None:
     return {str(item.get("id")): item for item in results}
 
 
-def _fail(message: str, expected: Any = None, actual: Any = None, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
-    )
-
-
 def _verdict(item: JudgeItem, check: JudgeCheck, answer: Mapping[str, Any]) -> tuple[bool, str, Any]:
     """(passed, reason, score) for one item; a malformed answer fails it with the reason saying why."""
     reason = str(answer.get("reason") or "").strip()
@@ -268,7 +264,7 @@ def verdicts(
     answers = _answers(answer_text)
     if answers is None:
         excerpt = answer_text if len(answer_text) <= 300 else answer_text[:300] + "…"
-        return [_fail(INVALID_JSON, actual=excerpt, judge_answer=excerpt) for _ in subjects]
+        return [fail(None, INVALID_JSON, actual=excerpt, judge_answer=excerpt) for _ in subjects]
     results: list[Failure | Approved] = []
     for position, subject in enumerate(subjects):
         check = subject.check
@@ -277,7 +273,7 @@ def verdicts(
         found = answers.get(main.id)
         if found is None:
             results.append(
-                _fail(
+                fail(None,
                     f'Judge did not return a result for "{label(check)}"',
                     check.criteria,
                     None,
@@ -316,5 +312,6 @@ def verdicts(
         expected = (
             check.criteria if check.threshold is None else f"score >= {check.threshold:g}: {check.criteria}"
         )
-        results.append(_fail("; ".join(parts), expected, score if score is not None else reason, **details))
+        results.append(fail(None, "; ".join(parts),
+                       expected, score if score is not None else reason, **details))
     return results

@@ -3,9 +3,9 @@ at it (a tool check at the calls of the tools it names, any other check at the r
 
 from __future__ import annotations
 
+from toolproof.check.registry import registered
 from toolproof.check.scenario import Evaluation, Outcome
 from toolproof.model.result import Step
-from toolproof.model.scenario import CallCheck, SequenceCheck, ToolInputCheck, ToolsCalled, ToolsNotCalled
 
 
 def run_steps(evaluation: Evaluation) -> tuple[Step, ...]:
@@ -27,11 +27,13 @@ def run_steps(evaluation: Evaluation) -> tuple[Step, ...]:
                     is_error=call.is_error,
                     duration_ms=call.duration_ms,
                     turn=number,
-                    checks=tuple(_note(o) for o in mine if call.tool in _tools(o)),
+                    checks=tuple(_note(o) for o in mine if _looks_at_call(o, call.tool)),
                 )
             )
         readers = [
-            o for o in mine if not _tools(o) and (o.turn == number or (o.turn is None and number == last))
+            o
+            for o in mine
+            if _tools(o) == frozenset() and (o.turn == number or (o.turn is None and number == last))
         ]
         steps.append(
             Step(
@@ -45,18 +47,15 @@ def run_steps(evaluation: Evaluation) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _tools(outcome: Outcome) -> frozenset[str]:
-    """The tools a check is about; empty for a check of the reply."""
-    check = outcome.check
-    if isinstance(check, ToolsCalled | ToolsNotCalled):
-        return frozenset(check.tools)
-    if isinstance(check, CallCheck):
-        return frozenset({check.name})
-    if isinstance(check, ToolInputCheck):
-        return frozenset({check.tool})
-    if isinstance(check, SequenceCheck):
-        return frozenset(tool for sequence in check.sequences for tool in sequence)
-    return frozenset()
+def _tools(outcome: Outcome) -> frozenset[str] | None:
+    """The tools whose calls a check looks at, as its registration declares (None: every call; empty: it
+    looks at the reply)."""
+    return registered(outcome.check).tools(outcome.check)
+
+
+def _looks_at_call(outcome: Outcome, tool: str) -> bool:
+    tools = _tools(outcome)
+    return tools is None or tool in tools
 
 
 def _note(outcome: Outcome) -> str:

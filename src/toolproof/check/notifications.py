@@ -6,9 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from toolproof.check.failures import fail, listed
 from toolproof.core.gofmt import counted, cut, go_json, quote
 from toolproof.model.observation import Notification
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.server_case import NotificationExpect
 
 
@@ -17,15 +18,6 @@ def params_text(params: Any) -> str:
     if isinstance(params, Mapping):
         params = {key: value for key, value in params.items() if key != "_meta"}
     return go_json(params)
-
-
-def _fail(check: str, message: str, expected: Any, actual: Any) -> Failure:
-    return Failure(kind=FailureKind.EXPECTATION, check=check, message=f"{check}: {message}",
-                   expected=expected, actual=actual)
-
-
-def _listed(items: list[str]) -> str:
-    return ", ".join(quote(item, 80) for item in items)
 
 
 def _received(notifications: list[Notification]) -> str:
@@ -41,28 +33,28 @@ def check_notifications(expect: NotificationExpect, notifications: list[Notifica
     methods = [note.method for note in notifications]
     if expect.min_count is not None and count < expect.min_count:
         message = f"expected at least {counted(expect.min_count, 'notification')}, got {count}: "
-        return _fail("min_count", message + _received(notifications), expect.min_count, methods)
+        return fail("min_count", message + _received(notifications), expect.min_count, methods)
     if expect.max_count is not None and count > expect.max_count:
         message = f"expected at most {counted(expect.max_count, 'notification')}, got {count}: "
-        return _fail("max_count", message + _received(notifications), expect.max_count, methods)
+        return fail("max_count", message + _received(notifications), expect.max_count, methods)
     missing = [method for method in expect.methods or [] if method not in methods]
     if missing:
-        return _fail("methods", f"{_listed(missing)} not received; received: {_received(notifications)}",
+        return fail("methods", f"{listed(missing)} not received; received: {_received(notifications)}",
                      expect.methods, methods)
     forbidden = [method for method in expect.not_methods or [] if method in methods]
     if forbidden:
-        message = f"{_listed(forbidden)} was received (received: {_received(notifications)})"
-        return _fail("not_methods", message, expect.not_methods, methods)
+        message = f"{listed(forbidden)} was received (received: {_received(notifications)})"
+        return fail("not_methods", message, expect.not_methods, methods)
     texts = [params_text(note.params) for note in notifications]
     absent = [needle for needle in expect.contains_data or [] if not any(needle in text for text in texts)]
     if absent:
         pairs = zip(notifications, texts, strict=True)
         seen = "; ".join(f"{note.method} {cut(text, 200)}" for note, text in pairs) or "none"
-        message = f"no notification params contain {_listed(absent)}; params seen: {seen}"
-        return _fail("contains_data", message, expect.contains_data, texts)
+        message = f"no notification params contain {listed(absent)}; params seen: {seen}"
+        return fail("contains_data", message, expect.contains_data, texts)
     for needle in expect.not_contains_data or []:
         for note, text in zip(notifications, texts, strict=True):
             if needle in text:
                 message = f"{quote(needle, 80)} found in the params of {note.method}: {cut(text, 300)}"
-                return _fail("not_contains_data", message, expect.not_contains_data, text)
+                return fail("not_contains_data", message, expect.not_contains_data, text)
     return None

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolproof.check.failures import fail
 from toolproof.check.structured import has_structured, shown
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 
 
-def _fail(tool: str, message: str, expected: Any = None, actual: Any = None) -> Failure:
-    return Failure(
-        kind=FailureKind.PROTOCOL, check="output_schema", message=f"output_schema: tool {tool!r} {message}",
-        expected=expected, actual=actual, details={"tool": tool},
-    )
+def _breach(tool: str, message: str, expected: Any = None, actual: Any = None) -> Failure:
+    """The protocol failure of `tool` breaking its own outputSchema."""
+    return fail("output_schema", f"tool {tool!r} {message}", expected, actual, kind=FailureKind.PROTOCOL,
+                tool=tool)
 
 
 def check_output_schema(obs: Observation) -> Failure | None:
@@ -29,14 +29,14 @@ def check_output_schema(obs: Observation) -> Failure | None:
     name = str(declaration.get("name", ""))
     schema = declaration["outputSchema"]
     if not isinstance(schema, dict):
-        return _fail(name, f"declares an outputSchema that is not a JSON object: {shown(schema)}")
+        return _breach(name, f"declares an outputSchema that is not a JSON object: {shown(schema)}")
     if not has_structured(obs):
-        return _fail(name, f"declares an outputSchema but its result has no structuredContent; text: "
-                     f"{shown(obs.text)}", expected=schema)
+        return _breach(name, f"declares an outputSchema but its result has no structuredContent; text: "
+                       f"{shown(obs.text)}", schema)
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a declared schema
 
     violation = schema_violation(schema, obs.structured)
     if violation is None:
         return None
-    return _fail(name, f"returned structuredContent that breaks its own outputSchema {violation}; "
-                 f"structuredContent: {shown(obs.structured)}", expected=schema, actual=obs.structured)
+    return _breach(name, f"returned structuredContent that breaks its own outputSchema {violation}; "
+                   f"structuredContent: {shown(obs.structured)}", schema, obs.structured)

@@ -6,12 +6,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolproof.check.answer import Answer, NoDocument, excerpt
 from toolproof.check.arguments import PatternError, as_text, compact_json, match, regex_search
+from toolproof.check.failures import fail
 from toolproof.check.registry import NotEvaluated, Verdict, checker
 from toolproof.core.expressions import Scope, dot_path
-from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.core.jsonpath import PathSyntaxError, json_equal
 from toolproof.core.jsregex import strip_leading_flags
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.scenario import (
     FieldCheck,
     GuardrailCheck,
@@ -26,23 +28,6 @@ from toolproof.model.transcript import Turn
 
 if TYPE_CHECKING:
     from toolproof.check.run_view import Scoped
-
-SHOWN_CHARS = 300
-
-
-def _fail(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
-    )
-
-
-def excerpt(text: str) -> str:
-    """`text` quoted, cut to SHOWN_CHARS with a count of what was left out."""
-    if len(text) <= SHOWN_CHARS:
-        return json.dumps(text, ensure_ascii=False)
-    return (
-        json.dumps(text[:SHOWN_CHARS], ensure_ascii=False) + f" … ({len(text) - SHOWN_CHARS} more characters)"
-    )
 
 
 # --- text -------------------------------------------------------------------------------------------------
@@ -88,7 +73,7 @@ def text_check(check: TextCheck, reply: str) -> Failure | None:
     details: dict[str, Any] = {"missing_patterns": failing} if check.op == "contains" else {}
     if check.op == "not_contains":
         details = {"found_patterns": failing}
-    return _fail(
+    return fail(None,
         f"Response {_TEXT_WORDS[check.op]} {wanted}{case}; response: {excerpt(reply)}",
         list(check.values),
         reply,
@@ -102,13 +87,13 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
     try:
         found = regex_search(pattern, reply, check.flavor, check.ignore_case)
     except PatternError as error:
-        return _fail(
+        return fail(None,
             f"{error.headline}: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
         )
     if found == check.should_match:
         return None
     verb = "does not match" if check.should_match else "matches"
-    return _fail(
+    return fail(None,
         f"Response {verb} /{check.pattern}/ (should_match: {str(check.should_match).lower()}); "
         f"response: {excerpt(reply)}",
         check.pattern,
@@ -121,54 +106,12 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
 # --- JSON ---------------------------------------------------------------------------------------------------
 
 
-class NoDocument(ValueError):
-    """The response has no body and the reply is not JSON."""
-
-
-class Answer:
-    """What the JSON checks of one scope read: the response body when there is one, else the reply parsed
-    as JSON (surrounding whitespace allowed, code fences not). Parsed once; JSONPath results are kept."""
-
-    def __init__(self, turn: Turn) -> None:
-        self.turn = turn
-        self._document: tuple[Any, NoDocument | None] | None = None
-        self._selected: dict[str, list[Any]] = {}
-
-    def document(self) -> Any:
-        """The JSON document; raises `NoDocument`."""
-        if self._document is None:
-            self._document = _parse(self.turn)
-        value, problem = self._document
-        if problem is not None:
-            raise problem
-        return value
-
-    def select(self, path: str) -> list[Any]:
-        """The values `path` selects in the document; raises `NoDocument` or `PathSyntaxError`."""
-        if path not in self._selected:
-            self._selected[path] = jsonpath_values(path, self.document())
-        return self._selected[path]
-
-
-def _parse(turn: Turn) -> tuple[Any, NoDocument | None]:
-    if turn.body is not None:
-        return turn.body, None
-    try:
-        return json.loads(turn.reply, parse_constant=_no_constant), None
-    except ValueError as error:
-        return None, NoDocument(f"the response is not valid JSON ({error}): {excerpt(turn.reply)}")
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     """The path matches (`exists`), matches nothing (`not_exists`), or matches a value equal to `equals`."""
     try:
         data = answer.document()
     except NoDocument as error:
-        return _fail(
+        return fail(None,
             f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})",
             check.path,
             answer.turn.reply,
@@ -176,7 +119,7 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     try:
         values = answer.select(check.path)
     except PathSyntaxError as error:
-        return _fail(str(error), check.path, None)
+        return fail(None, str(error), check.path, None)
     if check.mode == "exists" and values:
         return None
     if check.mode == "not_exists" and not values:
@@ -184,12 +127,13 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     if check.mode == "equals" and any(json_equal(value, check.equals) for value in values):
         return None
     if check.mode == "exists":
-        return _fail(f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}", check.path, None)
+        message = f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}"
+        return fail(None, message, check.path, None)
     if check.mode == "not_exists":
-        return _fail(
+        return fail(None,
             f"JSONPath {check.path} should match nothing but matched {compact_json(values)}", [], values
         )
-    return _fail(
+    return fail(None,
         f"JSONPath {check.path} has no value equal to {compact_json(check.equals)} (no type coercion); "
         f"found: {compact_json(values)}",
         check.equals,
@@ -206,21 +150,21 @@ def field_check(check: FieldCheck, answer: Answer, scope: Scope) -> Failure | No
     try:
         value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
-        return _fail(
+        return fail(None,
             f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
         )
     miss = match(check.expected, value, scope)
     if check.negate:
         if miss is not None:
             return None
-        return _fail(
+        return fail(None,
             f"{check.field} = {compact_json(value)} must not match, but it does",
             {"not": check.expected.model_dump(exclude_defaults=True)},
             value,
         )
     if miss is None:
         return None
-    return _fail(f"{check.field} = {compact_json(value)} {miss.reason}", miss.expected, value)
+    return fail(None, f"{check.field} = {compact_json(value)} {miss.reason}", miss.expected, value)
 
 
 def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
@@ -229,14 +173,14 @@ def schema_check(check: SchemaCheck, answer: Answer) -> Failure | None:
         value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
         where = f"{check.field}: " if check.field else ""
-        return _fail(f"{where}{error.args[0]}", check.json_schema, None)
+        return fail(None, f"{where}{error.args[0]}", check.json_schema, None)
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for schema checks
 
     problem = schema_violation(check.json_schema, value)
     if problem is None:
         return None
     where = f" {check.field}" if check.field else ""
-    return _fail(f"response{where} is not valid against the schema: {problem}", check.json_schema, value)
+    return fail(None, f"response{where} is not valid against the schema: {problem}", check.json_schema, value)
 
 
 # --- status and latency ---------------------------------------------------------------------------------
@@ -251,7 +195,7 @@ def status_check(check: StatusCheck, turns: Sequence[tuple[int, Turn]]) -> Failu
     if not wrong:
         return None
     where = ", ".join(f"{status} (turn {index + 1})" for index, status in wrong)
-    return _fail(
+    return fail(None,
         f"HTTP status was {where}, expected {check.expected}", check.expected, [status for _, status in wrong]
     )
 
@@ -265,7 +209,8 @@ def latency_check(check: LatencyCheck, turns: Sequence[tuple[int, Turn]]) -> Fai
     if not slow:
         return None
     where = ", ".join(f"{ms:g} ms (turn {index + 1})" for index, ms in slow)
-    return _fail(f"response took {where}, limit {check.max_ms:g} ms", check.max_ms, [ms for _, ms in slow])
+    message = f"response took {where}, limit {check.max_ms:g} ms"
+    return fail(None, message, check.max_ms, [ms for _, ms in slow])
 
 
 def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | NotEvaluated | None:
@@ -282,7 +227,7 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
     which = f"guardrail {check.name!r}" if check.name else "a guardrail"
     verb = "did not trigger" if check.expected else "triggered"
     seen = f" ({', '.join(names)} triggered)" if names else " (none triggered)"
-    return _fail(
+    return fail(None,
         f"{which} {verb}{seen}",
         check.expected,
         bool(triggered),
@@ -296,7 +241,12 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
 # --- registered checkers ------------------------------------------------------------------------------------
 
 
-@checker(TextCheck, describe=lambda c: f"response {c.op}: {', '.join(c.values)}", reads_reply=True)
+@checker(
+    TextCheck,
+    describe=lambda c: f"response {c.op}: {', '.join(c.values)}",
+    looks_at="reply",
+    reads_reply=True,
+)
 def _text(check: TextCheck, at: Scoped) -> Verdict:
     return text_check(check, at.reply)
 
@@ -304,6 +254,7 @@ def _text(check: TextCheck, at: Scoped) -> Verdict:
 @checker(
     RegexCheck,
     describe=lambda c: f"response {'matches' if c.should_match else 'does not match'} /{c.pattern}/",
+    looks_at="reply",
     reads_reply=True,
 )
 def _regex(check: RegexCheck, at: Scoped) -> Verdict:
@@ -315,27 +266,29 @@ def _describe_jsonpath(check: JsonPathCheck) -> str:
     return f"jsonpath {check.path} {check.mode}{equals}"
 
 
-@checker(JsonPathCheck, describe=_describe_jsonpath, reads_reply=True)
+@checker(JsonPathCheck, describe=_describe_jsonpath, looks_at="reply", reads_reply=True)
 def _jsonpath(check: JsonPathCheck, at: Scoped) -> Verdict:
     return jsonpath_check(check, at.answer)
 
 
-@checker(FieldCheck, describe=lambda c: f"json_match {c.field}", reads_reply=True)
+@checker(FieldCheck, describe=lambda c: f"json_match {c.field}", looks_at="reply", reads_reply=True)
 def _field(check: FieldCheck, at: Scoped) -> Verdict:
     return field_check(check, at.answer, at.expressions)
 
 
-@checker(SchemaCheck, describe=lambda c: f"json_schema {c.field or 'response'}", reads_reply=True)
+@checker(
+    SchemaCheck, describe=lambda c: f"json_schema {c.field or 'response'}", looks_at="reply", reads_reply=True
+)
 def _schema(check: SchemaCheck, at: Scoped) -> Verdict:
     return schema_check(check, at.answer)
 
 
-@checker(StatusCheck, describe=lambda c: f"http_status {c.expected}")
+@checker(StatusCheck, describe=lambda c: f"http_status {c.expected}", looks_at="reply")
 def _status(check: StatusCheck, at: Scoped) -> Verdict:
     return status_check(check, at.numbered)
 
 
-@checker(LatencyCheck, describe=lambda c: f"response_time <= {c.max_ms:g} ms")
+@checker(LatencyCheck, describe=lambda c: f"response_time <= {c.max_ms:g} ms", looks_at="reply")
 def _latency(check: LatencyCheck, at: Scoped) -> Verdict:
     return latency_check(check, at.numbered)
 
@@ -343,6 +296,7 @@ def _latency(check: LatencyCheck, at: Scoped) -> Verdict:
 @checker(
     GuardrailCheck,
     describe=lambda c: f"guardrail {c.name or '(any)'} {'triggered' if c.expected else 'not triggered'}",
+    looks_at="reply",
 )
 def _guardrail(check: GuardrailCheck, at: Scoped) -> Verdict:
     return guardrail_check(check, at.turns)

@@ -12,7 +12,7 @@ from toolproof.core.expressions import Scope
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 
 if TYPE_CHECKING:
-    from toolproof.check.response import Answer
+    from toolproof.check.answer import Answer
 
 
 @dataclass
@@ -54,14 +54,14 @@ class RunView:
 
     def answer(self, turn: int | None) -> Answer:
         if turn not in self._answers:
-            from toolproof.check.response import Answer  # the JSON checks' module: loaded when one runs
+            from toolproof.check.answer import Answer  # the JSON checks' reader: loaded when one runs
 
             self._answers[turn] = Answer(self.reply_turn(turn))
         return self._answers[turn]
 
     def usage(self, turn: int | None) -> Usage | None:
         if turn not in self._usage:
-            from toolproof.check.usage import summed_usage  # the token checks' module: loaded when one runs
+            from toolproof.check.usage import summed_usage  # the usage parser: loaded when a token check runs
 
             self._usage[turn] = summed_usage(self.turns(turn))
         return self._usage[turn]

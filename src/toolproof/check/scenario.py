@@ -13,6 +13,7 @@ imported on first use.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolproof.check.evaluation import Evaluation, Outcome
@@ -29,7 +30,7 @@ from toolproof.model.transcript import Transcript
 if TYPE_CHECKING:
     from toolproof.check.judge import Approved, Judge, JudgeRequest, Subject
 
-__all__ = ["Evaluating", "Evaluation", "Outcome", "describe", "evaluate"]
+__all__ = ["Evaluating", "Evaluation", "Outcome", "describe", "evaluate", "first_failure"]
 
 NO_REPLY = NotEvaluated("the run recorded no reply, only tool calls")
 
@@ -277,3 +278,17 @@ def evaluate(case: AgentCase, run: Transcript, *, clock: Clock, judge: Judge | N
             reply = error
         evaluating.answer(reply)
     return evaluating.result()
+
+
+def first_failure(checks: Sequence[Assertion], run: Transcript, clock: Clock) -> Failure | None:
+    """The first failure of deterministic checks over the whole of `run`, in the order written (how an
+    mcp-assert `trajectory:` case reads its checks), named by the check's label (its message then starts
+    `label: `), else its kind; None when none fails. A check that could not be evaluated does not fail."""
+    view = RunView(run)
+    scope = Scope(clock, {})
+    for check in checks:
+        verdict = _check(check, None, view, scope)
+        if isinstance(verdict, Failure):
+            message = f"{check.label}: {verdict.message}" if check.label else verdict.message
+            return verdict.model_copy(update={"check": check.label or check.kind, "message": message})
+    return None

@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from toolproof.check.failures import fail
 from toolproof.check.registry import Verdict, checker
-from toolproof.check.steps import Steps, arrow, expectation_failure, shown
+from toolproof.check.steps import Steps, arrow, shown
 from toolproof.model.result import Failure
 from toolproof.model.scenario import SequenceCheck
 
@@ -72,7 +73,8 @@ def sequence(check: SequenceCheck, steps: Steps) -> Failure | None:
     if len(check.sequences) == 1:
         return _sequence_failure(check.mode, check.sequences[0], steps)
     allowed = " | ".join(f"[{', '.join(each)}]" for each in check.sequences)
-    return expectation_failure(
+    return fail(
+        None,
         f"Tool sequence did not match any allowed sequence (mode {check.mode}; allowed: {allowed}; "
         f"called: {arrow(steps.names)})",
         [list(each) for each in check.sequences],
@@ -86,7 +88,8 @@ def _forbidden_sequence(check: SequenceCheck, expected: Sequence[str], steps: St
     where = ""
     if check.mode == "adjacent":
         where = f" at index {_adjacent(expected, steps)}"
-    return expectation_failure(
+    return fail(
+        None,
         f"Forbidden tool sequence occurred ({check.mode}): {arrow(expected)}{where}; called: "
         f"{arrow(steps.names)}",
         list(expected),
@@ -105,7 +108,8 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
             message = f"Required tool in sequence not used: {first}"
         else:
             message = f"Tool sequence order was not satisfied: {arrow(expected)}"
-        return expectation_failure(
+        return fail(
+            None,
             f"{message} (in order: {arrow(expected[:matched]) if matched else 'nothing'}; called: "
             f"{arrow(steps.names)})",
             list(expected),
@@ -115,7 +119,8 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
             first_unmatched=first,
         )
     if mode == "adjacent":
-        return expectation_failure(
+        return fail(
+            None,
             f"Tools were not called one right after another: {arrow(expected)} (called: "
             f"{arrow(steps.names)})",
             list(expected),
@@ -129,7 +134,8 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
         )
         seen = steps.names[index] if index < len(steps.names) else "(end of calls)"
         wanted = expected[index] if index < len(expected) else "(end of calls)"
-        return expectation_failure(
+        return fail(
+            None,
             f"Tool sequence did not match any allowed sequence (allowed: {arrow(expected)}; called: "
             f"{arrow(steps.names)}; first difference at index {index}: expected {wanted}, got "
             f"{seen})",
@@ -148,7 +154,8 @@ def _sequence_failure(mode: str, expected: Sequence[str], steps: Steps) -> Failu
     parts = ([f"missing {shown(missing)}"] if missing else []) + (
         [f"not allowed {shown(extra)}"] if extra else []
     )
-    return expectation_failure(
+    return fail(
+        None,
         f"Tool calls do not form the {mode} of [{', '.join(expected)}]: {'; '.join(parts)} "
         f"(called: {arrow(steps.names)})",
         list(expected),
@@ -167,6 +174,8 @@ def _describe(check: SequenceCheck) -> str:
     return f"{'forbidden ' if check.forbidden else ''}sequence ({check.mode}): {shown}"
 
 
-@checker(SequenceCheck, describe=_describe)
+@checker(
+    SequenceCheck, describe=_describe, looks_at=lambda c: (tool for each in c.sequences for tool in each)
+)
 def _sequence(check: SequenceCheck, at: Scoped) -> Verdict:
     return sequence(check, at.calls)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from toolproof.model.result import Failure, FailureKind
 from toolproof.model.transcript import Node, ToolCall
 
 MAX_SHOWN = 30
@@ -97,12 +96,6 @@ class CallScope:
     calls: Steps
     nodes: Steps
     has_nodes: bool  # the run has workflow nodes at all (in any scope)
-
-
-def expectation_failure(message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, message=message, expected=expected, actual=actual, details=details
-    )
 
 
 def shown(names: Sequence[str]) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolproof.check.failures import fail
 from toolproof.core.gofmt import cut
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.model.observation import Observation
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.server_case import Expect
 
 SHOWN = 300
@@ -30,31 +31,24 @@ def shown(value: Any) -> str:
     return cut(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str), SHOWN)
 
 
-def _fail(check: str, message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, check=check, message=f"{check}: {message}",
-        expected=expected, actual=actual, details=details,
-    )
-
-
 def check_structured(expect: Expect, obs: Observation) -> Failure | None:
     """Every path selects a value equal to the expected one, in the order written."""
     if not expect.structured:
         return None
     if not has_structured(obs):
-        return _fail("structured", f"{NO_STRUCTURED}; text: {shown(obs.text)}", expect.structured, None)
+        return fail("structured", f"{NO_STRUCTURED}; text: {shown(obs.text)}", expect.structured, None)
     for path, expected in expect.structured.items():
         try:
             values = jsonpath_values(path, obs.structured)
         except PathSyntaxError as error:
-            return _fail("structured", str(error), expected, None, path=path)
+            return fail("structured", str(error), expected, None, path=path)
         if not values:
             message = f"{path} selects nothing in structuredContent {shown(obs.structured)}"
-            return _fail("structured", message, expected, None, path=path)
+            return fail("structured", message, expected, None, path=path)
         actual = values[0] if len(values) == 1 else values
         if not json_equal(actual, expected):
             message = f"{path}: expected {shown(expected)}, got {shown(actual)} (JSON equality, no coercion)"
-            return _fail("structured", message, expected, actual, path=path)
+            return fail("structured", message, expected, actual, path=path)
     return None
 
 
@@ -63,7 +57,7 @@ def check_structured_schema(expect: Expect, obs: Observation) -> Failure | None:
     if expect.structured_schema is None:
         return None
     if not has_structured(obs):
-        return _fail("structured_schema", f"{NO_STRUCTURED}; text: {shown(obs.text)}",
+        return fail("structured_schema", f"{NO_STRUCTURED}; text: {shown(obs.text)}",
                      expect.structured_schema, None)
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a schema check
 
@@ -72,4 +66,4 @@ def check_structured_schema(expect: Expect, obs: Observation) -> Failure | None:
         return None
     message = f"structuredContent does not match the schema: {violation}; structuredContent: " \
         f"{shown(obs.structured)}"
-    return _fail("structured_schema", message, expect.structured_schema, obs.structured)
+    return fail("structured_schema", message, expect.structured_schema, obs.structured)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from toolproof.check.failures import fail
+from toolproof.check.steps import shown as named
 from toolproof.check.structured import shown
 from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
 from toolproof.core.re2_patterns import RE2PatternError, compile_re2
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import Failure
 from toolproof.model.server_case import ToolExpect, ToolsExpect
 
 HINT_DEFAULTS = {
@@ -24,19 +26,8 @@ Declaration = dict[str, Any]
 ToolCheck = Callable[[str, ToolExpect, Declaration], Failure | None]
 
 
-def _fail(check: str, message: str, expected: Any, actual: Any, **details: Any) -> Failure:
-    return Failure(
-        kind=FailureKind.EXPECTATION, check=f"assert_tools.{check}", message=f"assert_tools: {message}",
-        expected=expected, actual=actual, details=details,
-    )
-
-
 def _names(tools: list[Declaration]) -> list[str]:
     return [str(tool.get("name", "")) for tool in tools]
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:30]) + (f" and {len(names) - 30} more" if len(names) > 30 else "") or "none"
 
 
 def _input_schema(tool: Declaration) -> dict[str, Any]:
@@ -50,8 +41,9 @@ def check_input(name: str, expect: ToolExpect, tool: Declaration) -> Failure | N
     missing = [prop for prop in expect.input or [] if prop not in have]
     if not missing:
         return None
-    message = f"tool {name!r} has no input property {', '.join(missing)} (its properties: {_listed(have)})"
-    return _fail("input", message, expect.input, have, tool=name, missing=missing)
+    message = f"tool {name!r} has no input property {', '.join(missing)} (its properties: {named(have)})"
+    return fail("assert_tools", message, expect.input, have, tool=name, missing=missing,
+                check="assert_tools.input")
 
 
 def check_required(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -60,8 +52,9 @@ def check_required(name: str, expect: ToolExpect, tool: Declaration) -> Failure 
     missing = [prop for prop in expect.required or [] if prop not in have]
     if not missing:
         return None
-    message = f"tool {name!r} does not require {', '.join(missing)} (it requires: {_listed(have)})"
-    return _fail("required", message, expect.required, have, tool=name, missing=missing)
+    message = f"tool {name!r} does not require {', '.join(missing)} (it requires: {named(have)})"
+    return fail("assert_tools", message, expect.required, have, tool=name, missing=missing,
+                check="assert_tools.required")
 
 
 def check_annotations(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -74,10 +67,12 @@ def check_annotations(name: str, expect: ToolExpect, tool: Declaration) -> Failu
             actual, how = HINT_DEFAULTS[hint], "does not declare it, so the spec's default is"
         else:
             message = f"tool {name!r} has no annotation {hint} (its annotations: {shown(declared)})"
-            return _fail("annotations", message, expected, None, tool=name, annotation=hint)
+            return fail("assert_tools", message, expected, None, tool=name, annotation=hint,
+                        check="assert_tools.annotations")
         if not json_equal(actual, expected):
             message = f"tool {name!r} {hint}: expected {shown(expected)}, it {how} {shown(actual)}"
-            return _fail("annotations", message, expected, actual, tool=name, annotation=hint)
+            return fail("assert_tools", message, expected, actual, tool=name, annotation=hint,
+                        check="assert_tools.annotations")
     return None
 
 
@@ -88,19 +83,21 @@ def check_description(name: str, expect: ToolExpect, tool: Declaration) -> Failu
     try:
         pattern = compile_re2(expect.description)
     except RE2PatternError as error:
-        return _fail("description", str(error), expect.description, description, tool=name)
+        return fail("assert_tools", str(error), expect.description, description, tool=name,
+                    check="assert_tools.description")
     if pattern.search(description) is not None:
         return None
     message = f"tool {name!r} description does not match {shown(expect.description)}: {shown(description)}"
-    return _fail("description", message, expect.description, description, tool=name)
+    return fail("assert_tools", message, expect.description, description, tool=name,
+                check="assert_tools.description")
 
 
 def check_declares_output_schema(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
     if expect.output_schema is None or expect.output_schema == (tool.get("outputSchema") is not None):
         return None
     verb = "does not declare" if expect.output_schema else "declares"
-    return _fail("output_schema", f"tool {name!r} {verb} an outputSchema", expect.output_schema,
-                 tool.get("outputSchema"), tool=name)
+    return fail("assert_tools", f"tool {name!r} {verb} an outputSchema", expect.output_schema,
+                 tool.get("outputSchema"), tool=name, check="assert_tools.output_schema")
 
 
 def check_declared(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -108,14 +105,17 @@ def check_declared(name: str, expect: ToolExpect, tool: Declaration) -> Failure 
         try:
             values = jsonpath_values(path, tool)
         except PathSyntaxError as error:
-            return _fail("declared", str(error), expected, None, tool=name, path=path)
+            return fail("assert_tools", str(error), expected, None, tool=name, path=path,
+                        check="assert_tools.declared")
         if not values:
             message = f"tool {name!r}: {path} selects nothing in its declaration"
-            return _fail("declared", message, expected, None, tool=name, path=path)
+            return fail("assert_tools", message, expected, None, tool=name, path=path,
+                        check="assert_tools.declared")
         actual = values[0] if len(values) == 1 else values
         if not json_equal(actual, expected):
             message = f"tool {name!r}: {path}: expected {shown(expected)}, got {shown(actual)}"
-            return _fail("declared", message, expected, actual, tool=name, path=path)
+            return fail("assert_tools", message, expected, actual, tool=name, path=path,
+                        check="assert_tools.declared")
     return None
 
 
@@ -135,19 +135,20 @@ def check_tools(expect: ToolsExpect, tools: list[Declaration]) -> Failure | None
     by_name = {name: tool for name, tool in zip(names, tools, strict=True)}
     for name, tool_expect in (expect.tools or {}).items():
         if name not in by_name:
-            message = f"tool {name!r} is not listed (listed: {_listed(names)})"
-            return _fail("tools", message, name, names, tool=name)
+            message = f"tool {name!r} is not listed (listed: {named(names)})"
+            return fail("assert_tools", message, name, names, tool=name, check="assert_tools.tools")
         for check in TOOL_CHECKS:
             failure = check(name, tool_expect, by_name[name])
             if failure is not None:
                 return failure
     present = [name for name in expect.absent or [] if name in by_name]
     if present:
-        return _fail("absent", f"listed, but expected absent: {', '.join(present)}", expect.absent, present)
+        return fail("assert_tools", f"listed, but expected absent: {', '.join(present)}", expect.absent,
+                    present, check="assert_tools.absent")
     if expect.min_tools is not None and len(tools) < expect.min_tools:
-        message = f"expected at least {expect.min_tools} tools, {len(tools)} listed: {_listed(names)}"
-        return _fail("min_tools", message, expect.min_tools, len(tools))
+        message = f"expected at least {expect.min_tools} tools, {len(tools)} listed: {named(names)}"
+        return fail("assert_tools", message, expect.min_tools, len(tools), check="assert_tools.min_tools")
     if expect.max_tools is not None and len(tools) > expect.max_tools:
-        message = f"expected at most {expect.max_tools} tools, {len(tools)} listed: {_listed(names)}"
-        return _fail("max_tools", message, expect.max_tools, len(tools))
+        message = f"expected at most {expect.max_tools} tools, {len(tools)} listed: {named(names)}"
+        return fail("assert_tools", message, expect.max_tools, len(tools), check="assert_tools.max_tools")
     return None

@@ -1,5 +1,5 @@
-"""Token usage: found in response bodies and node outputs in any of the formats providers write, summed, and
-checked against limits.
+"""Token usage: found in response bodies and node outputs in any of the formats providers write, and summed
+(`check/tokens.py` checks it against limits).
 
 Recognised records (each wherever it appears, at any depth):
 - OpenAI `usage: {prompt_tokens, completion_tokens, total_tokens}`;
@@ -15,15 +15,10 @@ Recognised records (each wherever it appears, at any depth):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from toolproof.check.registry import NotEvaluated, Verdict, checker
-from toolproof.model.result import Failure, FailureKind
-from toolproof.model.scenario import TokenLimitCheck
+from toolproof.core.numbers import integer
 from toolproof.model.transcript import Turn, Usage
-
-if TYPE_CHECKING:
-    from toolproof.check.run_view import Scoped
 
 _SHAPES: dict[str, tuple[tuple[str, str, str], ...]] = {
     # record key: (input, output, total) field names, tried in order
@@ -44,20 +39,8 @@ _OTEL = (
 )
 
 
-def _count(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
-
 def _record(fields: Mapping[str, Any], names: tuple[str, str, str]) -> Usage | None:
-    counts = [_count(fields.get(name)) for name in names]
+    counts = [integer(fields.get(name)) for name in names]
     if all(count is None for count in counts):
         return None
     return Usage(input_tokens=counts[0], output_tokens=counts[1], total_tokens=counts[2])
@@ -81,7 +64,7 @@ def _at(mapping: Mapping[str, Any]) -> tuple[list[Usage], set[str]]:
     if isinstance(meta, Mapping) and "tokens" in meta:
         tokens = meta["tokens"]
         usage = (
-            Usage(total_tokens=_count(tokens))
+            Usage(total_tokens=integer(tokens))
             if not isinstance(tokens, Mapping)
             else _record(tokens, ("input", "output", "total"))
         )
@@ -129,54 +112,3 @@ def turn_usage(turn: Turn) -> Usage | None:
 def summed_usage(turns: Sequence[Turn]) -> Usage | None:
     """The usage of all `turns` together, None when none recorded any."""
     return _sum(usage for usage in map(turn_usage, turns) if usage is not None)
-
-
-def token_limit(check: TokenLimitCheck, usage: Usage | None) -> Failure | NotEvaluated | None:
-    """The scope's summed usage (see `summed_usage`) within every limit; not evaluated when the run recorded
-    no usage (or not the limited kind)."""
-    if usage is None:
-        return NotEvaluated("no token usage found in the run")
-    limits = [
-        ("total", check.max_total, usage.total),
-        ("input", check.max_input, usage.input_tokens),
-        ("output", check.max_output, usage.output_tokens),
-    ]
-    over: list[str] = []
-    unknown: list[str] = []
-    for name, limit, used in limits:
-        if limit is None:
-            continue
-        if used is None:
-            unknown.append(name)
-        elif used > limit:
-            over.append(f"{name} tokens {used} > {limit}")
-    seen = {"input": usage.input_tokens, "output": usage.output_tokens, "total": usage.total}
-    if over:
-        return Failure(
-            kind=FailureKind.EXPECTATION,
-            message=f"token limit exceeded: {', '.join(over)}",
-            expected={name: limit for name, limit, _ in limits if limit is not None},
-            actual=seen,
-        )
-    if unknown:
-        return NotEvaluated(f"the run's usage does not report {' or '.join(unknown)} tokens")
-    return None
-
-
-# --- registered checker -------------------------------------------------------------------------------------
-
-
-def _describe(check: TokenLimitCheck) -> str:
-    limits = [
-        f"{name} <= {limit}"
-        for name, limit in zip(
-            ("total", "input", "output"), (check.max_total, check.max_input, check.max_output), strict=True
-        )
-        if limit
-    ]
-    return f"token_limit {', '.join(limits)}"
-
-
-@checker(TokenLimitCheck, describe=_describe)
-def _token_limit(check: TokenLimitCheck, at: Scoped) -> Verdict:
-    return token_limit(check, at.usage)

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         usage,
     )
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
     try:
         spec = connect_spec(args)
@@ -78,21 +79,29 @@ def run(args: argparse.Namespace) -> int:
         return usage(_NAME, str(error))
     reporter = Reporter(args, f"toolproof audit {source_path(spec)}", secrets(spec))
     started = time.perf_counter()
+    audits: list[ToolAudit] = []  # filled as each tool is audited: a stop by signal keeps what finished
     try:
-        audits = run_async(lambda: _audit(spec, args, reporter))
+        outcome = run_async(lambda: _audit(spec, args, reporter, audits))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
     status = reporter.end(time.perf_counter() - started)
     _summary(args, audits)
     if args.output is not None:
         _write_cases(args.output, audits, spec)
-    return status
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else status
 
 
-async def _audit(spec: ConnectSpec, args: argparse.Namespace, reporter: Reporter) -> list[ToolAudit]:
-    """Audit the tools, up to --jobs calls at once, reporting each in tool order as soon as it and every
-    tool before it are done; `RequestFailed` when tools/list fails."""
+async def _audit(
+    spec: ConnectSpec, args: argparse.Namespace, reporter: Reporter, audits: list[ToolAudit]
+) -> None:
+    """Audit the tools, up to --jobs calls at once, into `audits`, reporting each in tool order as soon as
+    it and every tool before it are done; `RequestFailed` when tools/list fails.
+
+    Stray stdout lines go on the first tool reported after they appeared: those of the start and
+    tools/list on the first tool; with calls in flight together the tool that caused a line cannot be
+    told, so a line may land on a tool reported after the one during whose call it was written."""
     from toolproof.cli.probing import source_path
+    from toolproof.mcp.stdio import stray_warning
     from toolproof.probe.audit import audit_result, audit_tools
     from toolproof.probe.connection import Prober
     from toolproof.report.ordering import InOrder
@@ -102,16 +111,22 @@ async def _audit(spec: ConnectSpec, args: argparse.Namespace, reporter: Reporter
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
         reporter.start(len(tools))
-        sent = 0
+        seen = 0  # how many of the prober's stray stdout lines are already on a result
 
         def done(index: int, audit: ToolAudit) -> None:
-            nonlocal sent
+            nonlocal seen
             for ready in order.add(index, audit):
-                reporter.started(ready.tool, sent, len(tools))
-                reporter.finished(audit_result(ready, source), sent, len(tools))
-                sent += 1
+                position = len(audits)
+                audits.append(ready)
+                result = audit_result(ready, source)
+                stray = stray_warning(prober.stray_stdout[seen:])
+                seen = len(prober.stray_stdout)
+                if stray:
+                    result = result.model_copy(update={"warnings": (*result.warnings, stray)})
+                reporter.started(ready.tool, position, len(tools))
+                reporter.finished(result, position, len(tools))
 
-        return await audit_tools(prober, tools, include_writes=args.include_writes, jobs=args.jobs, done=done)
+        await audit_tools(prober, tools, include_writes=args.include_writes, jobs=args.jobs, done=done)
 
 
 def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
@@ -128,10 +143,11 @@ def _summary(args: argparse.Namespace, audits: list[ToolAudit]) -> None:
 
 
 def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> None:
+    from toolproof.core.gofmt import counted
     from toolproof.probe.audit import healthy_case
     from toolproof.probe.cases import write_cases
     from toolproof.probe.verdicts import Verdict
 
     cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is Verdict.HEALTHY}
     written = write_cases(directory, cases)
-    print(f"audit: wrote {len(written)} cases to {directory}", file=sys.stderr)
+    print(f"audit: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

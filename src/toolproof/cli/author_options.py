@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolproof.cli import Parser
-from toolproof.cli.options import duration_arg, jobs_arg
+from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, server_help: str, tim
                         help="HTTP headers for an sse/http --server, e.g. 'Authorization=Bearer ${TOKEN}'")
     parser.add_argument("--timeout", type=duration_arg, default=timeout, metavar="DURATION",
                         help=f"per-case (or per-request) timeout, e.g. 30s, 1m (default {timeout:g}s)")
+    add_protocol_option(parser)
 
 
 def fail(command: str, error: Exception) -> int:
@@ -125,6 +126,7 @@ def given_server(args: argparse.Namespace) -> ServerConfig | None:
 def server_options(args: argparse.Namespace) -> ServerOptions:
     """The run-wide server settings of the flags; --subscription-wait only where the command takes it (the
     commands that run suites)."""
+    from toolproof.mcp.spec import protocol_mode
     from toolproof.sources.options import SUBSCRIPTION_WAIT_S, ServerOptions
 
     fixture: Path | None = getattr(args, "fixture", None)
@@ -135,6 +137,7 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
         fixture=fixture.resolve() if fixture else None,
         timeout_s=args.timeout,
         subscription_wait_s=getattr(args, "subscription_wait", SUBSCRIPTION_WAIT_S),
+        protocol=protocol_mode(args.protocol),
     )
 
 

@@ -7,6 +7,7 @@ import os
 import shlex
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
@@ -19,6 +20,9 @@ from toolproof.cli.options import (
     working_directory,
 )
 from toolproof.exit_codes import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from toolproof.model.result import CaseResult
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -65,7 +69,8 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.core.sanitize import secret_values
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
-    from toolproof.probe.conformance import run
+    from toolproof.probe.conformance import check_server
+    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
 
     try:
@@ -105,6 +110,7 @@ def conformance(args: argparse.Namespace) -> int:
         )
     sink = reports(args).sink(secret_values(os.environ, headers))
     started = time.perf_counter()
-    results = run(spec, source_path(spec))
+    results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
+    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results))
     report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
-    return exit_code_of(results)
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)

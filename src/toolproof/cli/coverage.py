@@ -89,14 +89,13 @@ def _servers(cases: list[Case], given: ServerConfig | None) -> list[ServerConfig
 
 
 def coverage(args: argparse.Namespace) -> int:
-    import anyio
-
     from toolproof.author.coverage import coverage_json, coverage_lines, measure
     from toolproof.core.sanitize import clean
     from toolproof.core.writing import write_atomic
     from toolproof.load import LoadError
     from toolproof.mcp.errors import RequestFailed
     from toolproof.model.server_case import Case
+    from toolproof.run.interrupt import Interrupted, run_until_signal
 
     try:
         paths = suite_paths(args)
@@ -109,9 +108,11 @@ def coverage(args: argparse.Namespace) -> int:
     for problem in (item for item in items if isinstance(item, LoadError)):
         print(f"toolproof coverage: {problem}", file=sys.stderr)
     try:
-        listing = anyio.run(_listing, servers, options)
+        listing = run_until_signal(lambda: _listing(servers, options))
     except RequestFailed as error:
         return fail("coverage", Exception(clean(error.failure.message)))
+    if isinstance(listing, Interrupted):  # no coverage without the whole listing: nothing to write
+        return listing.report("toolproof coverage")
     measured = measure(cases, listing)
     report = json.dumps(coverage_json(measured), indent=2, ensure_ascii=False) + "\n"
     for target in (args.output, Path(args.json) if args.json not in (None, "-") else None):

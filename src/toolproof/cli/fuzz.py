@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from toolproof.cli.probing import secrets as secret_values
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
     try:
         spec = connect_spec(args)
@@ -99,22 +100,26 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     reporter = Reporter(args, f"toolproof fuzz {source_path(spec)}", secret_values(spec))
     started = time.perf_counter()
+    gathered: Gathered = []  # filled as answers come: a stop by signal keeps what was found
     try:
-        gathered = run_async(lambda: _fuzz(spec, args, seed, reporter))
+        outcome = run_async(lambda: _fuzz(spec, args, seed, reporter, gathered))
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
-    if isinstance(gathered, str):
-        return usage(_NAME, gathered)
-    return _report(args, spec, seed, gathered, reporter, time.perf_counter() - started)
+    if isinstance(outcome, str):
+        return usage(_NAME, outcome)
+    status = _report(args, spec, seed, gathered, reporter, time.perf_counter() - started)
+    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else status
 
 
-async def _fuzz(spec: ConnectSpec, args: argparse.Namespace, seed: int, reporter: Reporter) -> Gathered | str:
-    """Fuzz the chosen tools, handing each tool's results to the reports as it finishes (in tool order)."""
+async def _fuzz(
+    spec: ConnectSpec, args: argparse.Namespace, seed: int, reporter: Reporter, gathered: Gathered
+) -> str | None:
+    """Fuzz the chosen tools into `gathered`, handing each tool's results to the reports as it finishes (in
+    tool order); when a stop signal cancels it, the inputs answered so far; or a usage error."""
     from toolproof.cli.probing import source_path
-    from toolproof.probe.audit import SKIP_REASON
     from toolproof.probe.connection import Prober
     from toolproof.probe.fuzz import FuzzPlan, fuzz_tools, tool_results
-    from toolproof.probe.tools import is_destructive, tool_name
+    from toolproof.probe.tools import is_destructive, skip_reason, tool_name
 
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
@@ -125,15 +130,13 @@ async def _fuzz(spec: ConnectSpec, args: argparse.Namespace, seed: int, reporter
     chosen = [tool for tool in tools if not args.tool or tool_name(tool) in args.tool]
     probed = [index for index, tool in enumerate(chosen) if args.include_writes or not is_destructive(tool)]
     fuzzed = set(probed)
-    gathered: Gathered = [
-        (tool_name(tool), None if index in fuzzed else []) for index, tool in enumerate(chosen)
-    ]
+    gathered += [(tool_name(tool), None if index in fuzzed else []) for index, tool in enumerate(chosen)]
     source = source_path(spec)
     reporter.start(len(chosen), _settings(args, seed))
     stream = _Stream(reporter, len(chosen))
     for index, (name, probes) in enumerate(gathered):
         if probes is not None:
-            stream.add(index, [_not_fuzzed(name, source, SKIP_REASON)])
+            stream.add(index, [_not_fuzzed(name, source, skip_reason(chosen[index]))])
     progress = _Progress([gathered[index][0] for index in probed])
 
     def done(position: int, probes: list[Probe]) -> None:
@@ -143,14 +146,28 @@ async def _fuzz(spec: ConnectSpec, args: argparse.Namespace, seed: int, reporter
         progress.done(position)
 
     plan = FuzzPlan(seed=seed, runs=args.runs, jobs=args.jobs, max_time_s=args.max_time)
-    await fuzz_tools(spec, [chosen[index] for index in probed], plan, done, progress.started)
-    progress.clear()
-    for index, (name, probes) in enumerate(gathered):
-        if probes is None:  # only when --max-time ran out
-            stream.add(
-                index, [_not_fuzzed(name, source, f"not reached within --max-time {args.max_time:g}s")]
-            )
-    return gathered
+    outcomes: list[list[Probe] | None] = [None for _ in probed]  # filled as answers come
+    finished = False
+    try:
+        await fuzz_tools(spec, [chosen[index] for index in probed], plan, done, progress.started, outcomes)
+        finished = True
+    finally:  # also when a stop signal cancelled it: the tools cut short report what they found
+        progress.clear()
+        for position, index in enumerate(probed):
+            name, probes = gathered[index]
+            partial = outcomes[position]
+            if probes is not None:
+                continue
+            if partial:
+                gathered[index] = (name, partial)
+                stream.add(index, tool_results(name, partial, source))
+            elif finished:  # only when --max-time ran out
+                why = f"not reached within --max-time {args.max_time:g}s"
+                stream.add(index, [_not_fuzzed(name, source, why)])
+            else:
+                gathered[index] = (name, [])
+                stream.add(index, [_not_fuzzed(name, source, "not fuzzed: the run was stopped first")])
+    return None
 
 
 def _not_fuzzed(name: str, source: Path, why: str) -> CaseResult:
@@ -259,6 +276,7 @@ def _replay(args: argparse.Namespace, seed: int) -> str:
 
 
 def _write_cases(directory: Path, gathered: Gathered, spec: ConnectSpec) -> None:
+    from toolproof.core.gofmt import counted
     from toolproof.probe.cases import write_cases
     from toolproof.probe.fuzz import finding_case, findings
 
@@ -268,4 +286,4 @@ def _write_cases(directory: Path, gathered: Gathered, spec: ConnectSpec) -> None
         for finding in findings(probes or [])
     }
     written = write_cases(directory, cases)
-    print(f"fuzz: wrote {len(written)} cases to {directory}", file=sys.stderr)
+    print(f"fuzz: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

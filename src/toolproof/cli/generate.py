@@ -92,8 +92,12 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
               "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
               file=sys.stderr)
     listing = done.listing
-    print(f"{len(listing.tools)} tools, {len(listing.resources)} resources, {len(listing.prompts)} prompts; "
-          f"{len(done.written)} files written to {output}, {len(done.kept)} left as they were")
+    from toolproof.core.gofmt import counted
+
+    listed = [counted(len(listing.tools), "tool"), counted(len(listing.resources), "resource"),
+              counted(len(listing.prompts), "prompt")]
+    print(f"{', '.join(listed)}; {counted(len(done.written), 'file')} written to {output}, "
+          f"{len(done.kept)} left as they were")
     for draft in done.skipped:
         print(clean(f"  skip: {draft.file}: {draft.skipped}"))
     if done.kept:

@@ -68,16 +68,21 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
     try:
         items = load_items([directory])
         options = server_options(args)
+        keep = not args.overwrite  # recorded answers are replaced only when asked
         taken = anyio.run(lambda: run_snapshots(items, read_snapshots(file), file, options, update=True,
-                                                jobs=args.jobs, sink=Broadcast([])))
+                                                jobs=args.jobs, sink=Broadcast([]), keep_recorded=keep))
         write_atomic(file, render_snapshots(taken.snapshots))
     except (UsageError, OSError) as error:
         return fail("init", error)
     missed = [result for result in taken.results if result.status is Status.ERROR]
+    differ = [result for result in taken.results if result.status is Status.FAIL]
     print(f"snapshots: {len(taken.snapshots.snapshots or [])} recorded in {file}")
     for result in missed:
         message = result.failure.message if result.failure else ""
         print(clean(f"  not recorded: {result.name}: {message}"))
+    for result in differ:  # a changed answer stays as recorded: it may be a regression
+        message = (result.failure.message if result.failure else "").split("\n", 1)[0].rstrip(":")
+        print(clean(f"  kept as recorded: {result.name}: {message} (--overwrite records it anew)"))
     fixture = f" --fixture {args.fixture}" if args.fixture else ""
     print(f"next: toolproof run {directory}{fixture}    (and later: toolproof snapshot {directory}{fixture})")
-    return ExitCode.FAILED if missed else ExitCode.OK
+    return ExitCode.FAILED if missed or differ else ExitCode.OK

@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
 from toolproof.exit_codes import ExitCode, UsageError
@@ -14,6 +14,7 @@ from toolproof.exit_codes import ExitCode, UsageError
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.probe.lint_rules import Finding
+    from toolproof.run.interrupt import Interrupted
 
 _NAME = "lint"
 
@@ -22,8 +23,9 @@ DIFFERENCES = (
     "repeats it); E107 is shown as the warning it is, once per group of tools that feed each other in a "
     "circle; E112 also flags access_token, refresh_token, api_token and a token its description does not "
     "call a link, reference, page or CSRF token; a skipped rule never runs; W105 is reported once per tool; "
-    "warnings are reported as skipped results; --fix prints an RFC 6902 JSON Patch per tool and exits as "
-    "lint does (mcp-assert: always 0); --tools-file lints a saved tools/list result without a server. "
+    "a warning is a passing result that carries it (it never fails the run), and so are lines the server "
+    "writes to stdout that are not MCP; --fix prints an RFC 6902 JSON Patch per tool and exits as lint does "
+    "(mcp-assert: always 0); --tools-file lints a saved tools/list result without a server. "
 )
 
 
@@ -83,14 +85,18 @@ def run(args: argparse.Namespace) -> int:
     gathered = _gather(args, spec)
     if isinstance(gathered, int):
         return gathered
-    tools, findings = gathered
-    return _report(args, spec, tools, findings, time.perf_counter() - started)
+    found, stopped = gathered
+    status = _report(args, spec, found, time.perf_counter() - started)
+    return stopped.report(f"toolproof {_NAME}") if stopped is not None else status
 
 
-def _gather(
-    args: argparse.Namespace, spec: ConnectSpec | None
-) -> tuple[list[dict[str, Any]], list[Finding]] | int:
-    """The tools and every finding, or the exit status after saying why there are none."""
+Gathered: TypeAlias = "tuple[list[dict[str, Any]], list[Finding], list[str]]"
+"""The tools, every finding, and the lines the server wrote to stdout that are not MCP."""
+
+
+def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> tuple[Gathered, Interrupted | None] | int:
+    """What lint found (so far, when a signal stopped it, with that stop), or the exit status after saying why
+    there is nothing."""
     from toolproof.cli.probing import usage
 
     skip = frozenset(code.strip().upper() for code in args.skip_rules.split(",") if code.strip())
@@ -102,12 +108,20 @@ def _gather(
             tools = load_tools_file(args.tools_file)
         except ToolsFileError as error:
             return usage(_NAME, str(error))
-        return tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict)
+        return (tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict), []), None
     from toolproof.cli.probing import cannot_connect, run_async
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.run.interrupt import Interrupted
 
-    async def probe() -> tuple[list[dict[str, Any]], list[Finding]]:
-        """Start the server, and load the rules while it boots."""
+    # a skipped rule never calls a tool
+    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
+    listed: list[dict[str, Any]] = []
+    found: list[Finding] = []
+    stray: list[str] = []
+
+    async def probe() -> None:
+        """Start the server, and load the rules while it boots; fill `listed`, `found` and `stray` as they
+        come, so a stop by signal keeps them."""
         import threading
 
         import anyio.to_thread
@@ -117,23 +131,26 @@ def _gather(
         loading = threading.Thread(target=_load_rules, name="toolproof-lint-rules", daemon=True)
         loading.start()
         async with Prober(spec) as prober:
-            listed = await prober.list_tools()
-            await anyio.to_thread.run_sync(loading.join)
-            from toolproof.probe.lint import CallRules, call_findings
-            from toolproof.probe.lint_rules import lint_tools
+            try:
+                listed.extend(await prober.list_tools())
+                await anyio.to_thread.run_sync(loading.join)
+                from toolproof.probe.lint import CallRules, call_findings
+                from toolproof.probe.lint_rules import lint_tools
 
-            calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
-            rules = CallRules(calls[0], args.max_response_kb, calls[1])  # a skipped rule never calls a tool
-            called = await call_findings(prober, listed, rules)
-        return listed, lint_tools(listed, skip) + called
+                rules = CallRules(calls[0], args.max_response_kb, calls[1])
+                found.extend(lint_tools(listed, skip))
+                await call_findings(prober, listed, rules, found)
+            finally:
+                stray.extend(prober.stray_stdout)
 
     try:
-        listed, found = run_async(probe)
+        outcome = run_async(probe)
     except RequestFailed as error:
         return cannot_connect(_NAME, error.failure.message, error.stderr)
     from toolproof.probe.lint_rules import grade
 
-    return listed, grade(found, skip=skip, strict=args.strict)
+    stopped = outcome if isinstance(outcome, Interrupted) else None
+    return (listed, grade(found, skip=skip, strict=args.strict), stray), stopped
 
 
 def _load_rules() -> None:
@@ -142,19 +159,17 @@ def _load_rules() -> None:
     import toolproof.probe.lint_rules  # noqa: F401
 
 
-def _report(
-    args: argparse.Namespace,
-    spec: ConnectSpec | None,
-    tools: list[dict[str, Any]],
-    findings: list[Finding],
-    duration_s: float,
-) -> int:
+def _report(args: argparse.Namespace, spec: ConnectSpec | None, gathered: Gathered, duration_s: float) -> int:
     from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
-    from toolproof.probe.lint import lint_results
+    from toolproof.core.gofmt import counted
+    from toolproof.probe.lint import lint_results, stdout_result
     from toolproof.probe.lint_rules import Severity
 
+    tools, findings, stray = gathered
     source = source_path(spec) if spec is not None else args.tools_file
     results = lint_results(tools, findings, source, threshold=args.threshold)
+    if stray:
+        results.append(stdout_result(stray, source))
     if args.fix:
         _print_fixes(args, tools, findings)
         return ExitCode.FAILED if any(result.failure for result in results) else ExitCode.OK
@@ -164,7 +179,9 @@ def _report(
     status = reporter.end(duration_s)
     errors = sum(1 for finding in findings if finding.severity is Severity.ERROR)
     say(
-        f"lint: {len(tools)} tools, {errors} errors, {len(findings) - errors} warnings", terminal_stream(args)
+        f"lint: {counted(len(tools), 'tool')}, {counted(errors, 'error')}, "
+        f"{counted(len(findings) - errors, 'warning')}",
+        terminal_stream(args),
     )
     return status
 

@@ -19,9 +19,16 @@ from toolproof.cli.author_options import (
     server_options,
     suite_paths,
 )
-from toolproof.cli.options import add_output_options, add_subscription_wait_option, duration_arg
+from toolproof.cli.options import (
+    add_output_options,
+    add_protocol_option,
+    add_subscription_wait_option,
+    duration_arg,
+)
 
 if TYPE_CHECKING:
+    from toolproof.model.events import Event
+    from toolproof.model.result import CaseResult
     from toolproof.model.server_config import ServerConfig
 
 
@@ -44,6 +51,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--timeout", type=duration_arg, default=30.0, metavar="DURATION",
                         help="per-case timeout (default 30s)")
     add_subscription_wait_option(parser)
+    add_protocol_option(parser)
     parser.add_argument("--output", type=Path, metavar="FILE",
                         help="also write the table: as JSON when FILE ends in .json, else as Markdown")
     add_output_options(parser)
@@ -84,11 +92,11 @@ def matrix(args: argparse.Namespace) -> int:
         return fail("matrix", error)
     expanded = matrix_items(items, servers)
     cases = [item for item in items if isinstance(item, Case)]
-    sink = reports(args).sink(run_secrets([config for _, config in servers], options.environ))
+    finished = _Finished()  # what ran, for the table when a stop signal ends the run early
+    sink = reports(args).sink(run_secrets([config for _, config in servers], options.environ), finished)
     outcome = run_until_signal(lambda: run_server_suite(expanded, options, jobs=args.jobs, sink=sink))
-    if isinstance(outcome, Interrupted):
-        return outcome.report("toolproof matrix")
-    table = grid(cases, [name for name, _ in servers], outcome)
+    results = finished.results if isinstance(outcome, Interrupted) else outcome
+    table = grid(cases, [name for name, _ in servers], results)
     out = sys.stderr if args.json == "-" else sys.stdout
     print("\n" + "\n".join(clean(line) for line in table.lines()), file=out)
     if args.output:
@@ -98,4 +106,19 @@ def matrix(args: argparse.Namespace) -> int:
             write_atomic(args.output, text)
         except OSError as error:
             return fail("matrix", error)
+    if isinstance(outcome, Interrupted):
+        return outcome.report("toolproof matrix")
     return exit_code_of(outcome)
+
+
+class _Finished:
+    """A sink that keeps the result of every case that finished."""
+
+    def __init__(self) -> None:
+        self.results: list[CaseResult] = []
+
+    def handle(self, event: Event) -> None:
+        from toolproof.model.events import CaseFinished
+
+        if isinstance(event, CaseFinished):
+            self.results.append(event.result)

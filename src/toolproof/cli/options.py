@@ -160,6 +160,18 @@ def add_reuse_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_protocol_option(parser: argparse.ArgumentParser) -> None:
+    """`--protocol`, for every command that talks to a server."""
+    parser.add_argument(
+        "--protocol",
+        choices=("2025-11-25", "2026-07-28", "auto"),
+        default="2025-11-25",
+        help="protocol era: the 2025-11-25 initialize handshake (default), the 2026-07-28 era (never falls "
+        "back), or auto (server/discover first; a server that rejects it with -32022 is asked again in a "
+        "version it lists as supported, one that does not know it gets the handshake)",
+    )
+
+
 def add_subscription_wait_option(parser: argparse.ArgumentParser) -> None:
     """`--subscription-wait`, for every command that runs server suites."""
     parser.add_argument(

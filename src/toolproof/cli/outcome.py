@@ -23,6 +23,11 @@ def exit_status(command: str, result: SuiteResult) -> int:
     if note is not None:
         print(f"{command}: {note}; nothing to run", file=sys.stderr)
     if status == ExitCode.NO_TESTS:
-        why = "no case had a recorded run to check" if result.results else "no case found"
+        from toolproof.run.trace_suite import NOTHING_TO_CHECK
+
+        why = "no case found"
+        if result.results:
+            empty = any(each.reason == NOTHING_TO_CHECK for each in result.results)
+            why = NOTHING_TO_CHECK if empty else "no case had a recorded run to check"
         print(f"{command}: nothing ran: {why} (exit status {status})", file=sys.stderr)
     return status

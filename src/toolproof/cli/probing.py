@@ -15,6 +15,7 @@ from toolproof.cli.options import (
     add_cwd_option,
     add_headers_option,
     add_output_options,
+    add_protocol_option,
     duration_arg,
     headers_from,
     working_directory,
@@ -24,6 +25,7 @@ from toolproof.exit_codes import ExitCode, UsageError
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.result import CaseResult
+    from toolproof.run.interrupt import Interrupted
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = "15s"
@@ -62,15 +64,17 @@ def add_server_options(
         metavar="DURATION",
         help=f"limit for each call, e.g. 5s (default {DEFAULT_TIMEOUT})",
     )
+    add_protocol_option(parser)
     if reports:
         add_output_options(parser)
 
 
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     """The spec for --server/--transport/--headers/--timeout; raises UsageError."""
-    from toolproof.mcp.spec import ConnectSpec
+    from toolproof.mcp.spec import ConnectSpec, protocol_mode
     from toolproof.model.server_config import Transport
 
+    protocol = protocol_mode(args.protocol)
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))
     transport = Transport(args.transport or ("http" if is_url else "stdio"))
@@ -78,7 +82,9 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
     if transport is not Transport.STDIO:
         if not is_url:
             raise UsageError(f"--transport {transport.value} needs an http:// or https:// URL as --server")
-        return ConnectSpec(transport=transport, url=server, headers=headers, request_timeout=args.timeout)
+        return ConnectSpec(
+            transport=transport, url=server, headers=headers, request_timeout=args.timeout, protocol=protocol
+        )
     if is_url:
         raise UsageError("--server is a URL: give --transport sse or http")
     try:
@@ -96,6 +102,7 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         env=dict(os.environ),
         cwd=working_directory(args, args.command),
         request_timeout=args.timeout,
+        protocol=protocol,
     )
 
 
@@ -190,14 +197,14 @@ class Reporter:
         return int(exit_code_of(self._results))
 
 
-def run_async(work: Callable[[], Awaitable[T]]) -> T:
-    """Run an async probe and leave no server process behind."""
-    import anyio
-
+def run_async(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
+    """Run an async probe until it ends or a stop signal (SIGTERM, SIGINT, SIGHUP) cancels it, which stops its
+    servers; leave no server process behind either way."""
     from toolproof.mcp.process import become_subreaper, reap_strays
+    from toolproof.run.interrupt import run_until_signal
 
     become_subreaper()
     try:
-        return anyio.run(work)
+        return run_until_signal(work)
     finally:
         reap_strays()

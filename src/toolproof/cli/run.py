@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
     add_output_options,
+    add_protocol_option,
     add_resume_option,
     add_reuse_option,
     add_subscription_wait_option,
@@ -90,13 +91,7 @@ def add_suite_options(parser: argparse.ArgumentParser) -> None:
         metavar="PATTERN",
         help="only cases whose name or file matches, e.g. -k 'read and not missing'",
     )
-    parser.add_argument(
-        "--protocol",
-        choices=("2025-11-25", "2026-07-28", "auto"),
-        default="2025-11-25",
-        help="protocol era: the 2025-11-25 initialize handshake (default), the 2026-07-28 "
-        "era, or auto (discover, then fall back)",
-    )
+    add_protocol_option(parser)
     parser.add_argument("--collect-only", action="store_true", help="list the cases without running them")
     parser.add_argument(
         "--trials",

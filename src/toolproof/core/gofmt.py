@@ -25,9 +25,18 @@ GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\
 ELLIPSIS = "…"
 
 
+EMPTY_RESULTS = ("", "null", "[]", "{}")
+"""The result texts that count as empty, once trimmed: `not_empty` fails on them (so is never generated)."""
+
+
 def go_trim(text: str) -> str:
     """`strings.TrimSpace(text)`."""
     return text.strip(GO_SPACE)
+
+
+def is_empty_result(text: str) -> bool:
+    """Whether a result's text counts as empty (nothing, `null`, `[]` or `{}`, around white space)."""
+    return go_trim(text) in EMPTY_RESULTS
 
 
 def go_number(value: int | float) -> str:

@@ -39,6 +39,22 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE.sub("", text))
 
 
+_FRAME = "─━│┃╭╮╰╯┌┐└┘┏┓┗┛├┤┬┴┼═║╔╗╚╝ "
+
+
+def unframed_lines(text: str) -> list[str]:
+    """The lines of `text` without the frames Rich draws around a traceback: a line that is all frame goes,
+    a framed line loses its borders and the padding inside them (`│ ValueError: x   │` is `ValueError: x`);
+    any other line stays as it is."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if not any(char in _FRAME[:-1] for char in line):
+            lines.append(line)
+        elif inner := line.strip(_FRAME + "\t"):
+            lines.append(inner)
+    return lines
+
+
 def maskable(value: str) -> bool:
     """Whether a secret's value is masked: any non-empty value but the flags a secret-named setting may
     hold (true/false/yes/no/on/off/null/none/undefined, numbers of up to 3 digits)."""

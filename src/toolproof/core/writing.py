@@ -33,13 +33,26 @@ def silence(stream: IO[str]) -> None:
             os.close(devnull)
 
 
+def umask() -> int:
+    """The process's file mode creation mask."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # where /proc does not say: read it by setting it, and set it back at once
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` as UTF-8 to a temporary file beside `path`, then rename it over `path`, creating parent
-    directories: a reader never sees half a file. Raises OSError."""
+    directories: a reader never sees half a file. The file gets the mode any new file gets (0666 less the
+    umask), as a plain write gives it. Raises OSError."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
+        os.fchmod(handle, 0o666 & ~umask())  # mkstemp's 0600 is for a temporary file, not a report
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(temporary, target)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from toolproof.core.durations import parse_duration
 from toolproof.load import shapes
@@ -21,7 +21,15 @@ from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath, as_document
 from toolproof.model.envelope import SourceRef
-from toolproof.model.server_case import Case
+from toolproof.model.scenario import (
+    Assertion,
+    CallCheck,
+    SequenceCheck,
+    TextMatcher,
+    ToolsCalled,
+    ToolsNotCalled,
+)
+from toolproof.model.server_case import Case, TrajectoryCheck
 from toolproof.model.server_config import go_string, one_or_many
 
 detect = shapes.mcp_assert
@@ -55,10 +63,42 @@ def default_name(document: Document) -> str:
     return default_case_name(document.file, document.index)
 
 
-def _block_input(data: dict[str, Any], key: str) -> dict[str, Any]:
+class _Trajectory(BaseModel):
+    """The `trajectory:` list as mcp-assert writes it."""
+
+    trajectory: list[TrajectoryCheck]
+
+
+def _assertion(check: TrajectoryCheck, line: int, column: int) -> Assertion:
+    """The agent assertion that checks what one `trajectory:` check does, labelled with its type (a check
+    naming no tool looks for calls of the tool ``, which never occur: it fails, as in mcp-assert)."""
+    where = {"label": check.type, "line": line, "column": column}
+    if check.type == "order":
+        return SequenceCheck(mode="ordered", sequences=(tuple(check.tools),), **where)
+    if check.type == "presence":
+        return ToolsCalled(tools=tuple(check.tools), **where)
+    if check.type == "absence":
+        return ToolsNotCalled(tools=tuple(check.tools), **where)
+    arguments = {name: TextMatcher(value=value) for name, value in check.args.items()}
+    return CallCheck(name=check.tool or "", arguments=arguments, **where)
+
+
+def _trajectory(document: Document, errors: list[LoadError]) -> list[Assertion]:
+    """The document's `trajectory:` checks as assertions; a malformed one adds its errors."""
+    try:
+        written = _Trajectory.model_validate({"trajectory": document.data["trajectory"]}).trajectory
+    except ValidationError as error:
+        errors.extend(validation_errors(error, _Trajectory, document, lambda loc: loc))
+        return []
+    where = [document.position(("trajectory", index)) for index in range(len(written))]
+    return [_assertion(check, *at) for check, at in zip(written, where, strict=True)]
+
+
+def _block_input(document: Document, key: str, errors: list[LoadError]) -> dict[str, Any]:
+    data = document.data
     if key == "trajectory":
         block = {field: data[yaml_key] for field, yaml_key in TRAJECTORY_KEYS.items() if yaml_key in data}
-        return {"kind": key, **block}
+        return {"kind": key, **block, "checks": _trajectory(document, errors)}
     return {"kind": key, **data[key]}
 
 
@@ -109,7 +149,7 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
         "name": default_name(document) if name in (None, "") else name,
         "source": SourceRef(file=document.file, line=document.line, column=document.column,
                             document=document.index, expect_lines=_expect_lines(document, block_key)),
-        "block": _block_input(data, block_key),
+        "block": _block_input(document, block_key, errors),
         "timeout": timeout,
         "skip_unless_env": None if skip_unless_env in (None, "") else skip_unless_env,
         "server": server,

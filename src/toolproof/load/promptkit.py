@@ -39,6 +39,7 @@ from toolproof.model.scenario import (
     RegexMatcher,
     TextCheck,
     TextMatcher,
+    ToolCallCount,
     ToolsCalled,
     ToolsNotCalled,
 )
@@ -80,6 +81,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "content_matches": ("pattern",),
     "tools_called": ("tools",),
     "tools_not_called": ("tools",),
+    "tool_call_count": ("tool", "min", "max"),
     "tool_calls_with_args": ("tool_name", "expected_args", "required_args", "args_match"),
     "guardrail_triggered": ("guardrail", "validator", "expected", "assertions"),
     "llm_judge": ("criteria", "rubric", "model", "system_prompt", "extra"),
@@ -238,6 +240,19 @@ class _Scenario:
         given = self.need(params, path, "tools")
         tools = None if given is None else self.r.texts(given, (*path, "tools"))
         return (ToolsNotCalled, {"tools": tuple(tools)}) if tools else None
+
+    def tool_call_count(
+        self, params: Mapping[str, Any], path: KeyPath, _: bool
+    ) -> tuple[Any, dict[str, Any]] | None:
+        """Calls of `tool` (any tool when it is not given) within `min` and `max` (neither: any number)."""
+        fields: dict[str, Any] = {
+            field: self.r.integer(params[key], (*path, key))
+            for key, field in (("min", "min_count"), ("max", "max_count"))
+            if key in params
+        }
+        if "tool" in params:
+            fields["tool"] = self.r.text(params["tool"], (*path, "tool"))
+        return ToolCallCount, fields
 
     def tool_calls_with_args(
         self, params: Mapping[str, Any], path: KeyPath, conversation: bool

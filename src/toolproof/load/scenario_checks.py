@@ -24,6 +24,7 @@ from toolproof.model.scenario import (
     StatusCheck,
     TextCheck,
     TokenLimitCheck,
+    ToolCallCount,
     ToolInputCheck,
     ToolsCalled,
     ToolsNotCalled,
@@ -31,6 +32,8 @@ from toolproof.model.scenario import (
 
 # --- toolproof's own format ------------------------------------------------------------------------------
 COMMON_KEYS = frozenset({"id", "depends_on", "label", "when", "pass_threshold"})
+COUNT_BOUNDS = {"exactly": "count", "min": "min_count", "max": "max_count"}
+"""How a count is bounded, as written -> the model's field."""
 SEQUENCE_MODES = ("ordered", "adjacent", "exact", "unordered", "subset", "superset")
 
 
@@ -141,17 +144,31 @@ class CheckReader(MatcherReader):
         if data is None:
             return None
         data = dict(data)
-        bounds = {key: data.pop(key) for key in ("exactly", "min", "max") if key in data}
+        bounds = {key: data.pop(key) for key in COUNT_BOUNDS if key in data}
         if not bounds:
             self.r.fail(path, "give exactly, min or max")
             return None
         fields = self.call_fields(data, path, "count")
         if fields is None:
             return None
-        names = {"exactly": "count", "min": "min_count", "max": "max_count"}
         for key, bound in bounds.items():
-            fields[1][names[key]] = self.r.integer(bound, (*path, key))
+            fields[1][COUNT_BOUNDS[key]] = self.r.integer(bound, (*path, key))
         return fields
+
+    def tool_call_count(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
+        r = self.r
+        data = r.mapping(value, path)
+        if data is None or not r.keys(data, path, ("tool", *COUNT_BOUNDS)):
+            return None
+        if not any(key in data for key in COUNT_BOUNDS):
+            r.fail(path, "give exactly, min or max")
+            return None
+        fields: dict[str, Any] = {
+            COUNT_BOUNDS[key]: r.integer(data[key], (*path, key)) for key in COUNT_BOUNDS if key in data
+        }
+        if "tool" in data:
+            fields["tool"] = r.text(data["tool"], (*path, "tool"))
+        return ToolCallCount, fields
 
     def tools_called(self, value: Any, path: KeyPath) -> tuple[Any, dict[str, Any]] | None:
         names = self.r.texts(value, path)
@@ -394,6 +411,7 @@ _CHECKS: dict[str, Callable[[CheckReader, Any, KeyPath], _Fields]] = {
     "called": CheckReader.called,
     "not_called": CheckReader.not_called,
     "count": CheckReader.count,
+    "tool_call_count": CheckReader.tool_call_count,
     "tools_called": CheckReader.tools_called,
     "tools_not_called": CheckReader.tools_not_called,
     "sequence": CheckReader.sequence,

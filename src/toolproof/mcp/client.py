@@ -2,14 +2,17 @@
 everything that came back.
 
 Requests go out exactly as built and results come back exactly as sent (camelCase wire keys), checked
-only against the protocol schema: no client-side output-schema validation, no implicit tools/list.
-In the 2026-07-28 era, a result that asks for input (sampling, elicitation, roots) is answered from the
-same mocks that answer the handshake era's server-to-client requests, and the request is sent again.
-Every failure is raised as `RequestFailed`.
+only against the protocol schema: no client-side output-schema validation. In the 2026-07-28 era, a
+result without `resultType` is complete, and a result that asks for input (sampling, elicitation, roots) is
+answered from the same mocks that answer the handshake era's server-to-client requests, and the request is
+sent again. Over HTTP in that era, a tool's `x-mcp-header` parameters are mirrored into `Mcp-Param-*`
+headers: the tools are listed once before the first call, and a tool whose declaration is invalid is
+excluded (listed by `excluded_tools`, never called). Every failure is raised as `RequestFailed`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 from collections.abc import Iterator
@@ -21,18 +24,22 @@ import mcp_types as types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning
-from pydantic import BaseModel, ConfigDict
+from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+from mcp_types.methods import validate_server_result
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof._version import __version__
-from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected
+from toolproof.mcp.errors import RequestFailed, TransportFault, classify, excerpt, expected
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess
-from toolproof.mcp.sdk_private import TransportStreams
-from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.sdk_private import TransportStreams, mirror_tool_headers
+from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec, ProtocolMode
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.model.observation import Notification
 from toolproof.model.result import Failure, FailureKind
+from toolproof.model.server_config import Transport
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
@@ -40,6 +47,7 @@ MAX_PAGES = 1000
 MAX_INPUT_ROUNDS = 10
 STATE_ONLY_WAIT_S = 0.05
 INPUT_REQUIRED = "input_required"
+COMPLETE = "complete"
 MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
 SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"
@@ -83,20 +91,32 @@ class Session:
 
     `notifications` holds every server notification so far, in arrival order, each stamped with
     seconds since `open_session` began; `mark()` is an index into it. `stderr` is the server's stderr
-    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC.
+    tail (stdio only), `protocol_errors` what it wrote to stdout that is not JSON-RPC. `mode` is the era
+    asked for (`--protocol`), `over_http` whether the channel is HTTP.
     """
 
     def __init__(
-        self, client: Client, tap: WireTap, channel: Channel, server: ServerProcess | None, timeout: float
+        self,
+        client: Client,
+        tap: WireTap,
+        channel: Channel,
+        server: ServerProcess | None,
+        timeout: float,
+        *,
+        mode: ProtocolMode = "legacy",
+        over_http: bool = False,
     ) -> None:
         self._client = client
         self._tap = tap
         self._channel = channel
         self._server = server
         self._timeout = timeout
+        self._mode = mode
+        self._over_http = over_http
         self._progress_token: str | None = None
         self._progress_calls = 0
         self._tools: dict[str, dict[str, Any]] | None = None
+        self._excluded: dict[str, str] = {}
 
     @property
     def notifications(self) -> list[Notification]:
@@ -105,6 +125,11 @@ class Session:
     @property
     def protocol_errors(self) -> list[str]:
         return self._tap.protocol_errors
+
+    @property
+    def stray_stdout(self) -> list[str]:
+        """The lines the server wrote to stdout that are not JSON-RPC (a banner, a `print()`), in order."""
+        return self._tap.stray_stdout
 
     @property
     def wire(self) -> list[WireRecord]:
@@ -123,6 +148,18 @@ class Session:
     @property
     def protocol_version(self) -> str:
         return self._client.protocol_version
+
+    @property
+    def excluded_tools(self) -> dict[str, str]:
+        """Tools left out of the listing because their `x-mcp-header` declaration is invalid, each with why
+        (2026-07-28 over HTTP only)."""
+        return dict(self._excluded)
+
+    @property
+    def _mirrors_headers(self) -> bool:
+        """Whether tool parameters are mirrored into headers: the 2026-07-28 era over HTTP (the spec lets
+        other transports ignore `x-mcp-header`)."""
+        return self._over_http and self.protocol_version in MODERN_PROTOCOL_VERSIONS
 
     @property
     def server_info(self) -> dict[str, Any]:
@@ -177,8 +214,35 @@ class Session:
         return result
 
     async def _send(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        try:
+            result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+        except ValidationError as error:
+            return self._complete_by_default(method, error)
         return result.wire()
+
+    def _complete_by_default(self, method: str, error: ValidationError) -> dict[str, Any]:
+        """The result the SDK refused in `error`, as sent, when its only fault is a missing `resultType`: that
+        means `complete` (2026-07-28, SEP-2322). A result that is still invalid as `complete` is named as the
+        handshake era's answer it looks like."""
+        sent = _untyped_result(error)
+        if sent is None:
+            raise error
+        try:
+            validate_server_result(method, self.protocol_version, {**sent, "resultType": COMPLETE})
+        except ValidationError as still:
+            raise RuntimeError(self._handshake_era_reply(sent, still)) from still
+        return sent
+
+    def _handshake_era_reply(self, sent: dict[str, Any], error: ValidationError) -> str:
+        """Why a result without `resultType` is not valid in this era, and what to run instead."""
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "result"
+        instead = f"--protocol {HANDSHAKE_ERA}" + (" or --protocol auto" if self._mode != "auto" else "")
+        return (
+            f"the server did not answer in the {self.protocol_version} era ({where}: {problem['msg']}): it "
+            f"sent a result without resultType, as a server of the {HANDSHAKE_ERA} handshake era does "
+            f"({excerpt(json.dumps(sent, ensure_ascii=False, default=str))}); run with {instead}"
+        )
 
     async def _with_input(self, params: dict[str, Any] | None, asked: dict[str, Any]) -> dict[str, Any]:
         """`params` for the retry of a request whose result asked for input: the mocks' answers to its
@@ -213,6 +277,8 @@ class Session:
         self, name: str, arguments: dict[str, Any], *, progress: bool = False
     ) -> dict[str, Any]:
         """tools/call; with `progress`, send a progress token and count its notifications (progress_count)."""
+        if self._mirrors_headers:
+            await self._declared_for_call(name)
         params: dict[str, Any] = {"name": name, "arguments": arguments}
         if progress:
             self._progress_calls += 1
@@ -220,8 +286,38 @@ class Session:
             params["_meta"] = {"progressToken": self._progress_token}
         return await self.request("tools/call", params, during=f"tools/call {name}")
 
+    async def _declared_for_call(self, name: str) -> None:
+        """Make sure the tool's `x-mcp-header` parameters are known before it is called (the tools are
+        listed once per session); raise when the tool was excluded for an invalid declaration."""
+        await self.tool_declaration(name)
+        if name in self._excluded:
+            message = (
+                f"tools/call {name}: not called: the tool's x-mcp-header declaration is invalid "
+                f"({self._excluded[name]}), so a {self.protocol_version} client excludes it from the tools "
+                "it lists"
+            )
+            raise RequestFailed(Failure(kind=FailureKind.PROTOCOL, message=message), self.stderr)
+
+    def _screened(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`tools` without those whose `x-mcp-header` declaration is invalid (remembered with why); the
+        others' header parameters are handed to the SDK, which mirrors them on every call."""
+        kept: list[dict[str, Any]] = []
+        for tool in tools:
+            name = str(tool.get("name"))
+            schema = tool.get("inputSchema")
+            reason = find_invalid_x_mcp_header(schema)
+            if reason is not None:
+                self._excluded[name] = reason
+                continue
+            self._excluded.pop(name, None)
+            mirror_tool_headers(self._client.session, name, x_mcp_header_map(schema))
+            kept.append(tool)
+        return kept
+
     async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool, following nextCursor through all pages; remembered for `tool_declaration`."""
+        """Every tool, following nextCursor through all pages; remembered for `tool_declaration`. Over HTTP
+        in the 2026-07-28 era, tools with an invalid `x-mcp-header` declaration are left out
+        (`excluded_tools`)."""
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
@@ -229,8 +325,11 @@ class Session:
             tools.extend(page.get("tools") or [])
             cursor = page.get("nextCursor")
             if not cursor:
-                self._tools = {str(tool.get("name")): tool for tool in tools if isinstance(tool, dict)}
-                return tools
+                listed = [tool for tool in tools if isinstance(tool, dict)]
+                if self._mirrors_headers:
+                    listed = self._screened(listed)
+                self._tools = {str(tool.get("name")): tool for tool in listed}
+                return listed
         message = f"tools/list: still paginating after {MAX_PAGES} pages"
         raise RequestFailed(Failure(kind=FailureKind.PROTOCOL, message=message), self.stderr)
 
@@ -290,7 +389,6 @@ class Session:
                 stderr=self.stderr,
                 fault=self._channel.fault,
                 timeout=self._timeout,
-                era=self.protocol_version,
             )
             raise RequestFailed(failure, self.stderr) from error
 
@@ -307,6 +405,17 @@ class Session:
 
 def _page(cursor: str | None) -> dict[str, Any] | None:
     return {"cursor": cursor} if cursor is not None else None
+
+
+def _untyped_result(error: ValidationError) -> dict[str, Any] | None:
+    """The result the SDK validated, when `error` says it lacks a top-level `resultType`."""
+    for problem in error.errors():
+        location = problem["loc"]
+        top_level = len(location) == 1 or (len(location) == 2 and isinstance(location[0], str))
+        if problem["type"] == "missing" and location[-1:] == ("resultType",) and top_level:
+            sent = problem.get("input")
+            return dict(sent) if isinstance(sent, dict) else None
+    return None
 
 
 def _is_initialize(message: types.JSONRPCMessage) -> bool:
@@ -348,4 +457,5 @@ async def initialize(
         fault = channel.fault if channel is not None else None
         failure = classify(error, during=during, stderr=stderr, fault=fault, timeout=spec.request_timeout)
         raise RequestFailed(failure, stderr) from error
-    return Session(client, tap, channel, server, spec.request_timeout)
+    http = spec.transport is Transport.HTTP
+    return Session(client, tap, channel, server, spec.request_timeout, mode=spec.protocol, over_http=http)

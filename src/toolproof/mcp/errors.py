@@ -4,7 +4,6 @@ The SDK and httpx load only when an error is classified, so that starting a serv
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from pydantic import ValidationError
 
+from toolproof.core.sanitize import unframed_lines
 from toolproof.model.result import Failure, FailureKind
 
 if TYPE_CHECKING:
@@ -30,10 +30,15 @@ _UNREADABLE_STAND_INS = (
     "Unexpected content type: ",
 )
 _SDK_TIMEOUT = re.compile(r"Request '.*' timed out")
+# The error codes the 2026-07-28 revision defines, by name.
+MCP_ERRORS = {
+    -32020: "HeaderMismatch",
+    -32021: "MissingRequiredClientCapability",
+    -32022: "UnsupportedProtocolVersion",
+}
 _STDERR_HINT_LINES = 3
 _STDERR_HINT_CHARS = 300
 _REPLY_EXCERPT_CHARS = 200
-MODERN_ERA = "2026-07-28"
 
 
 class RequestFailed(Exception):
@@ -121,8 +126,9 @@ def is_cancellation(exc: BaseException) -> bool:
 
 
 def stderr_hint(stderr: str) -> str:
-    """The last few non-blank lines of a stderr tail, short enough for a one-line message."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()][-_STDERR_HINT_LINES:]
+    """The last few non-blank lines of a stderr tail (a Rich traceback's frames taken off, so its exception
+    shows), short enough for a one-line message."""
+    lines = [line.strip() for line in unframed_lines(stderr) if line.strip()][-_STDERR_HINT_LINES:]
     hint = " | ".join(lines)
     return hint if len(hint) <= _STDERR_HINT_CHARS else "..." + hint[-_STDERR_HINT_CHARS:]
 
@@ -134,13 +140,11 @@ def classify(
     stderr: str = "",
     fault: TransportFault | None = None,
     timeout: float | None = None,
-    era: str | None = None,
 ) -> Failure:
     """Turn an exception from the SDK, the transport or the process into a Failure a person can act on.
 
     `during` names the operation ("initialize", "tools/call echo"); `fault` is what the transport saw
-    go wrong, if anything; `timeout` is the request timeout that applied; `era` the protocol version the
-    session speaks.
+    go wrong, if anything; `timeout` is the request timeout that applied.
     """
     import httpx2
     from mcp.shared.exceptions import MCPError
@@ -150,7 +154,7 @@ def classify(
     if isinstance(error, MCPError):
         return _from_error_response(error, during, stderr, fault, timeout)
     if isinstance(error, ValidationError):
-        return Failure(kind=FailureKind.PROTOCOL, message=_invalid_reply(error, during, era), details=details)
+        return Failure(kind=FailureKind.PROTOCOL, message=_invalid_reply(error, during), details=details)
     if isinstance(error, RuntimeError):
         return Failure(kind=FailureKind.PROTOCOL, message=f"{during}: {error}", details=details)
     if isinstance(error, TimeoutError):
@@ -171,24 +175,16 @@ def classify(
     return _transportish(FailureKind.TRANSPORT, f"{during}: {type(error).__name__}: {error}", stderr, details)
 
 
-def _invalid_reply(error: ValidationError, during: str, era: str | None) -> str:
-    """Why a reply failed the protocol schema; in the 2026-07-28 era, a reply in the handshake era's form
-    (no `resultType`) is named as such, with what the server sent."""
+def _invalid_reply(error: ValidationError, during: str) -> str:
+    """Why a reply failed the protocol schema."""
     problems = error.errors()
-    untyped = all(p["type"] == "missing" and p["loc"][-1:] == ("resultType",) for p in problems)
-    if era == MODERN_ERA and untyped:
-        sent = _excerpt(json.dumps(problems[0].get("input"), ensure_ascii=False, default=str))
-        return (
-            f"{during}: the server did not answer in the {era} era: it sent a result without resultType, "
-            f"as a server of the 2025-11-25 handshake era does ({sent}); run with --protocol 2025-11-25 "
-            "or --protocol auto"
-        )
     where = ".".join(str(part) for part in problems[0]["loc"]) or "result"
     problem = f"{error.error_count()} errors; {where}: {problems[0]['msg']}"
     return f"{during}: the server's reply is not valid MCP ({problem})"
 
 
-def _excerpt(text: str) -> str:
+def excerpt(text: str) -> str:
+    """`text`, cut to a length that fits a one-line message."""
     return text if len(text) <= _REPLY_EXCERPT_CHARS else text[:_REPLY_EXCERPT_CHARS] + "..."
 
 
@@ -213,14 +209,33 @@ def _from_error_response(
         return _transportish(fault.kind, f"{during}: {fault.message}", stderr, details)
     details.update(code=error.code, message=error.message, data=error.data)
     message = f"{during}: the server answered with JSON-RPC error {error.code}: {error.message}"
+    name = MCP_ERRORS.get(error.code)
+    if name is not None:
+        details["error"] = name
+        message = f"{during}: the server answered with {name} ({error.code}): {error.message}"
+        message += _what_it_wants(error.data)
     return Failure(kind=FailureKind.RPC_ERROR, message=message, details=details)
+
+
+def _what_it_wants(data: Any) -> str:
+    """What the data of a 2026 error asks for: the protocol versions the server supports, or the client
+    capabilities it requires."""
+    if not isinstance(data, dict):
+        return ""
+    supported = data.get("supported")
+    if isinstance(supported, list) and supported:
+        return f" (it supports {', '.join(str(version) for version in supported)})"
+    required = data.get("requiredCapabilities")
+    if isinstance(required, dict) and required:
+        return f" (it requires the client capabilities {', '.join(str(name) for name in required)})"
+    return ""
 
 
 def _unreadable(error: MCPError, fault: TransportFault | None) -> str:
     """Why the SDK could not read a reply: what the transport saw, else the SDK's own words, shortened."""
     if fault is not None and fault.kind is FailureKind.PROTOCOL:
         return fault.message
-    return f"the server's reply is not JSON-RPC ({_excerpt(' '.join(error.message.split()))})"
+    return f"the server's reply is not JSON-RPC ({excerpt(' '.join(error.message.split()))})"
 
 
 def _url_of(error: httpx2.HTTPError) -> str:

@@ -9,6 +9,21 @@ from typing import Literal
 from toolproof.model.server_config import AuthConfig, ElicitationMock, SamplingMock, Transport
 
 ProtocolMode = Literal["legacy", "2026-07-28", "auto"]
+HANDSHAKE_ERA = "2025-11-25"
+ERAS = (HANDSHAKE_ERA, "2026-07-28", "auto")
+"""The values of `--protocol`: a pinned era, or auto (server/discover, falling back to the handshake)."""
+
+
+def protocol_mode(era: str) -> ProtocolMode:
+    """The SDK's connection mode for a `--protocol` value (the 2025-11-25 era is its "legacy" handshake);
+    ValueError for anything else."""
+    if era == HANDSHAKE_ERA:
+        return "legacy"
+    if era == "2026-07-28":
+        return "2026-07-28"
+    if era == "auto":
+        return "auto"
+    raise ValueError(f"--protocol {era!r}: expected {', '.join(ERAS[:-1])} or {ERAS[-1]}")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from toolproof.core.framing import LineBuffer
+from toolproof.core.sanitize import clean
 from toolproof.mcp.errors import PROTOCOL_VIOLATION, TransportFault
 from toolproof.mcp.handoff import BUFFER, put
 from toolproof.mcp.process import ServerProcess
@@ -42,12 +43,28 @@ _ID_LAST = re.compile(rb'[,{]\s*"id"\s*:\s*' + _ID + rb"\s*\}\s*\Z")
 
 
 class ProtocolViolation(Exception):
-    """Something the server wrote to stdout that is not a JSON-RPC message."""
+    """Something the server wrote to stdout that is not a JSON-RPC message; `line` is the start of a line
+    that is not JSON-RPC at all (a banner, a `print()`), None for a batch array."""
+
+    def __init__(self, problem: str, line: str | None = None) -> None:
+        super().__init__(problem)
+        self.line = line
 
 
 def excerpt(raw: bytes) -> str:
     text = raw[: EXCERPT_CHARS * 4].decode("utf-8", errors="replace")
     return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "..."
+
+
+def stray_warning(lines: list[str]) -> str | None:
+    """The warning for lines a server wrote to stdout that are not MCP messages, quoting the first (its
+    terminal escapes stripped); None when there are none."""
+    if not lines:
+        return None
+    first = clean(lines[0]).strip() or repr(lines[0])
+    if len(lines) == 1:
+        return f"the server wrote a line to stdout that is not an MCP message: {first}"
+    return f"the server wrote {len(lines)} lines to stdout that are not MCP messages; the first: {first}"
 
 
 def response_id(raw: bytes) -> RequestId | None:
@@ -107,7 +124,7 @@ def parse_line(raw: bytes) -> list[SessionMessage | Exception]:
         message = f"the server answered in {reason}: {excerpt(raw)}"
         return [ProtocolViolation(problem), *(_unreadable_reply(id_, message, reason) for id_ in batch_ids)]
     problem = f"stdout line is {reason}: {excerpt(raw)}"
-    items: list[SessionMessage | Exception] = [ProtocolViolation(problem)]
+    items: list[SessionMessage | Exception] = [ProtocolViolation(problem, excerpt(raw))]
     request_id = response_id(raw)
     if request_id is not None:
         message = f"the response could not be read ({reason}): {excerpt(raw)}"

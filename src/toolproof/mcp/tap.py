@@ -33,6 +33,7 @@ from mcp_types import (
 from toolproof.mcp.errors import PROTOCOL_VIOLATION
 from toolproof.mcp.handoff import BUFFER, put, queued
 from toolproof.mcp.sdk_private import ReadStream, TransportStreams, WriteStream
+from toolproof.mcp.stdio import ProtocolViolation
 from toolproof.model.observation import Notification
 
 _EXCERPT_CHARS = 200
@@ -62,6 +63,7 @@ class WireTap:
         self.records: list[WireRecord] = []
         self.notifications: list[Notification] = []
         self.protocol_errors: list[str] = []
+        self.stray_stdout: list[str] = []  # the lines written to stdout that are not JSON-RPC, as written
         self._pending: set[RequestId] = set()
 
     def now(self) -> float:
@@ -79,6 +81,7 @@ class WireTap:
         self.records = [r for r in self.records if isinstance(r.message, exchanged) and r.message.id in asked]
         self.notifications = []
         self.protocol_errors = []
+        self.stray_stdout = []
 
     @asynccontextmanager
     async def wrap(
@@ -109,6 +112,8 @@ class WireTap:
                     for item in queued(first, source):
                         if isinstance(item, Exception):
                             self.protocol_errors.append(str(item) or type(item).__name__)
+                            if isinstance(item, ProtocolViolation) and item.line is not None:
+                                self.stray_stdout.append(item.line)
                         else:
                             self._record("in", item.message)
                             if not _read_here_only(item.message):

@@ -104,6 +104,8 @@ class CaseResult(BaseModel):
     trials: TrialStats | None = None  # set on the one result that stands for several trials of a case
     shared_server: int | None = None  # --reuse-server: the run's number of the server it shared, if any
     steps: tuple[Step, ...] = ()  # what the case sent and got back, in order, for the reports
+    protocol: str | None = None  # the protocol revision spoken with the case's server, once connected
+    warnings: tuple[str, ...] = ()  # what is wrong without failing the case (a lint warning, stray stdout)
 
     @property
     def node_id(self) -> str:

@@ -8,7 +8,7 @@ each turn. Checks are plain data; `toolproof.check.scenario` evaluates them over
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import Field
 
@@ -131,8 +131,10 @@ class Check(Frozen):
     """What every check has: an optional id others can depend on, its dependencies, a label for reports, and
     where it is written (line 0 = not known; the case's line is used).
 
-    `when`: the check applies only when this holds (else it is skipped). `pass_threshold`: over repeated
-    trials, the share of the trials this check must pass (None: the run-wide threshold).
+    `checker` (of the class): the `toolproof.check` module that registers the class's checker, imported the
+    first time such a check is evaluated. `when`: the check applies only when this holds (else it is
+    skipped). `pass_threshold`: over repeated trials, the share of the trials this check must pass (None: the
+    run-wide threshold).
     """
 
     id: str | None = None
@@ -143,6 +145,8 @@ class Check(Frozen):
     line: int = 0
     column: int = 0
 
+    checker: ClassVar[str] = ""
+
     def renamed_tools(self, rename: Callable[[str], str]) -> Self:
         """The check with every tool name it lists passed through `rename` (itself when it lists none)."""
         return self
@@ -152,6 +156,7 @@ class ToolsCalled(Check):
     """Every listed tool was called at least once."""
 
     kind: Literal["tools_called"] = "tools_called"
+    checker: ClassVar[str] = "calls"
     tools: tuple[str, ...]
 
     def renamed_tools(self, rename: Callable[[str], str]) -> Self:
@@ -162,6 +167,7 @@ class ToolsNotCalled(Check):
     """None of the listed tools was called."""
 
     kind: Literal["tools_not_called"] = "tools_not_called"
+    checker: ClassVar[str] = "calls"
     tools: tuple[str, ...]
 
     def renamed_tools(self, rename: Callable[[str], str]) -> Self:
@@ -179,6 +185,7 @@ class CallCheck(Check):
     """
 
     kind: Literal["call"] = "call"
+    checker: ClassVar[str] = "calls"
     name: str
     level: Literal["tool", "node", "auto"] = "tool"
     condition: Literal["called", "not_called", "count"] = "called"
@@ -197,6 +204,21 @@ class CallCheck(Check):
         return self.model_copy(update={"name": rename(self.name)})
 
 
+class ToolCallCount(Check):
+    """How many times `tool` (None: any tool) was called in the scope: exactly `count`, at least `min_count`,
+    at most `max_count` (every bound given must hold; calls that returned an error count too)."""
+
+    kind: Literal["tool_call_count"] = "tool_call_count"
+    checker: ClassVar[str] = "counts"
+    tool: str | None = None
+    count: int | None = Field(default=None, ge=0)
+    min_count: int | None = Field(default=None, ge=0)
+    max_count: int | None = Field(default=None, ge=0)
+
+    def renamed_tools(self, rename: Callable[[str], str]) -> Self:
+        return self if self.tool is None else self.model_copy(update={"tool": rename(self.tool)})
+
+
 SequenceMode = Literal["ordered", "adjacent", "exact", "unordered", "subset", "superset"]
 
 
@@ -210,6 +232,7 @@ class SequenceCheck(Check):
     """
 
     kind: Literal["sequence"] = "sequence"
+    checker: ClassVar[str] = "sequence"
     mode: SequenceMode = "ordered"
     sequences: tuple[tuple[str, ...], ...]
     forbidden: bool = False
@@ -228,6 +251,7 @@ class ToolInputCheck(Check):
     """
 
     kind: Literal["tool_input"] = "tool_input"
+    checker: ClassVar[str] = "calls"
     tool: str
     op: Literal["contains", "regex", "jsonpath"]
     value: str = ""
@@ -246,6 +270,7 @@ class TextCheck(Check):
     others any."""
 
     kind: Literal["text"] = "text"
+    checker: ClassVar[str] = "response"
     op: TextOp
     values: tuple[str, ...]
     ignore_case: bool = True
@@ -259,6 +284,7 @@ class RegexCheck(Check):
     """
 
     kind: Literal["regex"] = "regex"
+    checker: ClassVar[str] = "response"
     pattern: str
     flavor: RegexFlavor = "re2"
     ignore_case: bool = False
@@ -270,6 +296,7 @@ class JsonPathCheck(Check):
     """An RFC 9535 JSONPath over the response body or the reply parsed as JSON."""
 
     kind: Literal["jsonpath"] = "jsonpath"
+    checker: ClassVar[str] = "response"
     path: str
     mode: Literal["exists", "not_exists", "equals"] = "exists"
     equals: Any = None
@@ -279,6 +306,7 @@ class FieldCheck(Check):
     """The value at a dot path (`data.items.0.id`) of the response satisfies a matcher (or, negated, not)."""
 
     kind: Literal["field"] = "field"
+    checker: ClassVar[str] = "response"
     field: str
     expected: Matcher
     negate: bool = False
@@ -288,6 +316,7 @@ class SchemaCheck(Check):
     """The response (or the value at dot path `field`) is valid against a JSON Schema."""
 
     kind: Literal["json_schema"] = "json_schema"
+    checker: ClassVar[str] = "response"
     json_schema: dict[str, Any]
     field: str | None = None
 
@@ -296,6 +325,7 @@ class StatusCheck(Check):
     """Every response in scope had this HTTP status."""
 
     kind: Literal["http_status"] = "http_status"
+    checker: ClassVar[str] = "response"
     expected: int
 
 
@@ -303,6 +333,7 @@ class LatencyCheck(Check):
     """Every response in scope took at most `max_ms`."""
 
     kind: Literal["latency"] = "latency"
+    checker: ClassVar[str] = "response"
     max_ms: float
 
 
@@ -310,6 +341,7 @@ class TokenLimitCheck(Check):
     """Token usage summed over the scope stays within each given limit."""
 
     kind: Literal["token_limit"] = "token_limit"
+    checker: ClassVar[str] = "tokens"
     max_total: int | None = None
     max_input: int | None = None
     max_output: int | None = None
@@ -320,6 +352,7 @@ class GuardrailCheck(Check):
     evaluated on a run that recorded no guardrail information."""
 
     kind: Literal["guardrail"] = "guardrail"
+    checker: ClassVar[str] = "response"
     name: str | None = None
     expected: bool = True
 
@@ -334,6 +367,7 @@ class JudgeCheck(Check):
     """
 
     kind: Literal["judge"] = "judge"
+    checker: ClassVar[str] = "judge"
     criteria: str
     threshold: float | None = None
     negative_constraints: tuple[str, ...] = ()
@@ -346,6 +380,7 @@ Assertion = Annotated[
     ToolsCalled
     | ToolsNotCalled
     | CallCheck
+    | ToolCallCount
     | SequenceCheck
     | ToolInputCheck
     | TextCheck

@@ -13,6 +13,7 @@ from pydantic import ConfigDict, Field
 from toolproof.model.base import Frozen
 from toolproof.model.envelope import CaseEnvelope
 from toolproof.model.envelope import SourceRef as SourceRef  # its home before the envelope
+from toolproof.model.scenario import Assertion
 from toolproof.model.server_config import ServerConfig, Text, TextList
 
 
@@ -198,6 +199,10 @@ class TraceEntry(Frozen):
 
 
 class TrajectoryCheck(Frozen):
+    """One `trajectory:` check as mcp-assert writes it; the loader maps it onto the agent assertion that
+    checks the same (`order`: an ordered sequence, `presence`/`absence`: tools (not) called, `args_contain`:
+    some call of the tool with those arguments, compared in Go `%v` form)."""
+
     type: Literal["order", "presence", "absence", "args_contain"]
     tools: TextList = Field(default_factory=list)
     tool: Text | None = None
@@ -205,10 +210,11 @@ class TrajectoryCheck(Frozen):
 
 
 class TrajectoryBlock(Frozen):
-    """`trajectory:` - checks on a recorded trace; no server is started."""
+    """`trajectory:` - checks on a recorded trace; no server is started. `checks`: the written checks as the
+    agent assertions that check the same, in the order written."""
 
     kind: Literal["trajectory"] = Field(default="trajectory", exclude=True)
-    checks: list[TrajectoryCheck]
+    checks: tuple[Assertion, ...]
     trace: list[TraceEntry] | None = None
     audit_log: Text | None = None
 

@@ -8,7 +8,7 @@ healthy / tested.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +19,20 @@ from toolproof.probe.cases import server_block
 from toolproof.probe.concurrent import Call, call_concurrently
 from toolproof.probe.connection import Prober
 from toolproof.probe.outcome import Outcome
-from toolproof.probe.tools import Tool, input_schema, is_destructive, tool_name
+from toolproof.probe.tools import Tool, input_schema, is_destructive, skip_reason, tool_name
 from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, call_step, classify, verdict_message
-
-SKIP_REASON = "annotated destructive (destructiveHint true or readOnlyHint false): --include-writes calls it"
 
 
 @dataclass(frozen=True)
 class ToolAudit:
-    """The class of one tool's call, its arguments and what came back (`outcome` None: not called)."""
+    """The class of one tool's call, its arguments and what came back (`outcome` None: not called, for
+    `skipped`)."""
 
     tool: str
     verdict: Verdict
     arguments: dict[str, Any]
     outcome: Outcome | None
+    skipped: str = ""
 
 
 async def audit_tools(
@@ -45,12 +45,13 @@ async def audit_tools(
 ) -> list[ToolAudit]:
     """Each tool in list order, up to `jobs` calls at once (`concurrent`: a crash or hang is still blamed
     on the call that caused it); `done(index, audit)` as each tool's verdict is final."""
-    audits = [
+    called = [index for index, tool in enumerate(tools) if include_writes or not is_destructive(tool)]
+    audits = [  # skipped until called
         ToolAudit(tool_name(tool), Verdict.SKIPPED, tool_arguments(input_schema(tool)), None)
         for tool in tools
     ]
-    called = [index for index, tool in enumerate(tools) if include_writes or not is_destructive(tool)]
     for index in sorted(set(range(len(tools))) - set(called)):
+        audits[index] = replace(audits[index], skipped=skip_reason(tools[index]))
         done(index, audits[index])
 
     def answered(position: int, outcome: Outcome) -> None:
@@ -76,7 +77,7 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
     """The verdict on one tool in the project's result model."""
     outcome = audit.outcome
     if outcome is None:
-        return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=SKIP_REASON)
+        return CaseResult(name=audit.tool, file=source, status=Status.SKIP, reason=audit.skipped)
     steps = (call_step(audit.tool, audit.tool, audit.arguments, outcome, audit.verdict),)
     if audit.verdict not in FINDINGS:
         return CaseResult(

@@ -44,6 +44,7 @@ class Prober:
         self._placed = False  # the server's working directory is chosen (on first start)
         self._stack: AsyncExitStack | None = None
         self._session: Session | None = None
+        self._stray: list[str] = []  # what closed sessions' servers wrote to stdout that is not JSON-RPC
         self.starts = 0
 
     async def __aenter__(self) -> Prober:
@@ -70,6 +71,12 @@ class Prober:
             self._stack = stack
             self.starts += 1
         return self._session
+
+    @property
+    def stray_stdout(self) -> list[str]:
+        """The lines every server started so far wrote to stdout that are not JSON-RPC, in order."""
+        current = self._session.stray_stdout if self._session is not None else []
+        return [*self._stray, *current]
 
     async def list_tools(self) -> list[dict[str, Any]]:
         """Every tool the server lists (all pages); raises `RequestFailed`."""
@@ -111,7 +118,9 @@ class Prober:
         return Outcome(result, None, time.perf_counter() - started, _since(before, session.stderr))
 
     async def close(self) -> None:
-        """Stop the server (if one runs): the next call starts a fresh one."""
+        """Stop the server (if one runs), keeping its stray stdout lines: the next call starts a fresh one."""
+        if self._session is not None:
+            self._stray.extend(self._session.stray_stdout)
         stack, self._stack, self._session = self._stack, None, None
         if stack is not None:
             with contextlib.suppress(Exception):  # a broken server may fail again on the way out

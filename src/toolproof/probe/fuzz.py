@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,22 +98,61 @@ def signature(outcome: Outcome, verdict: Verdict) -> str:
     return f"{verdict.value}: {' '.join(text.split())}"
 
 
+def fuzz_verdict(arguments: Any, outcome: Outcome) -> Verdict:
+    """The class of the answer to a fuzz input: never valid, and malformed when not a JSON object."""
+    return classify(outcome, valid_input=False, malformed=not isinstance(arguments, dict))
+
+
 async def fuzz_tool(
-    prober: Prober, tool: Tool, plan: FuzzPlan, clock: Clock | None = None, in_flight: int = 1
+    prober: Prober,
+    tool: Tool,
+    plan: FuzzPlan,
+    clock: Clock | None = None,
+    probes: list[Probe] | None = None,
+    in_flight: int = 1,
 ) -> list[Probe]:
     """Every input for one tool, in order; the first crash of each signature is shrunk before the next
     input, later ones share its minimised input; after HANG_LIMIT timeouts in a row, or once `clock` runs
     out, the remaining inputs are not sent. With `in_flight` above 1 the inputs are first sent that many at
     once (`concurrent.call_together`); the walk in order then uses the answers that are surely their input's
-    and sends the others alone, so every class is the one-at-a-time class."""
+    and sends the others alone, so every class is the one-at-a-time class. `probes` (default: a new list) is
+    filled as the answers come, so a fuzz stopped early keeps them (a crash stopped before or while
+    shrinking, unshrunk)."""
     clock = clock or Clock(None)
     name = tool_name(tool)
+    probes = [] if probes is None else probes
     items = list(fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs))
     sendable = [index for index, item in enumerate(items) if item.sendable]
+    answered: dict[int, Outcome] = {}  # input index -> its answer from the calls sent together
+
+    def early(place: int, outcome: Outcome) -> None:
+        answered[sendable[place]] = outcome
+
     calls = [Call(name, items[index].arguments) for index in sendable]
-    early = await call_together(prober, calls, in_flight, stop=clock.out)
-    answered = {sendable[place]: outcome for place, outcome in enumerate(early) if outcome is not None}
-    probes: list[Probe] = []
+    start = len(probes)  # probes[start + i] is input i's
+    try:
+        await call_together(prober, calls, in_flight, early, stop=clock.out)
+        await _walk(prober, name, items, answered, plan, clock, probes)
+    except BaseException:  # cancelled (a stop signal): answers not walked yet stand, crashes unshrunk
+        for index in sorted(answered):
+            if index >= len(probes) - start:
+                verdict = fuzz_verdict(items[index].arguments, answered[index])
+                unshrunk = items[index].arguments if verdict is Verdict.CRASH else None
+                probes.append(Probe(name, items[index], verdict, answered[index], unshrunk))
+        raise
+    return probes
+
+
+async def _walk(
+    prober: Prober,
+    name: str,
+    items: Sequence[FuzzInput],
+    answered: Mapping[int, Outcome],
+    plan: FuzzPlan,
+    clock: Clock,
+    probes: list[Probe],
+) -> None:
+    """`fuzz_tool`'s walk over the inputs in order into `probes`, sending alone those not `answered`."""
     shrunk: dict[str, tuple[Any, int]] = {}  # signature -> minimised input, calls spent on it
     hangs = 0
     for index, item in enumerate(items):
@@ -125,7 +164,7 @@ async def fuzz_tool(
         outcome = answered.get(index)
         if outcome is None:
             outcome = await prober.call(name, item.arguments)
-        verdict = classify(outcome, valid_input=False, malformed=not isinstance(item.arguments, dict))
+        verdict = fuzz_verdict(item.arguments, outcome)
         hangs = hangs + 1 if verdict is Verdict.TIMEOUT else 0
         if verdict is not Verdict.CRASH:
             probes.append(Probe(name, item, verdict, outcome))
@@ -137,12 +176,15 @@ async def fuzz_tool(
 
         async def still_crashes(candidate: Any, name: str = name) -> bool:
             outcome = await prober.call(name, candidate)
-            malformed = not isinstance(candidate, dict)
-            return classify(outcome, valid_input=False, malformed=malformed) is Verdict.CRASH
+            return fuzz_verdict(candidate, outcome) is Verdict.CRASH
 
-        shrunk[key] = await shrink(item.arguments, still_crashes, budget=plan.shrink_budget, stop=clock.out)
+        try:
+            budget = plan.shrink_budget
+            shrunk[key] = await shrink(item.arguments, still_crashes, budget=budget, stop=clock.out)
+        except BaseException:  # cancelled (a stop signal): the crash stands as found
+            probes.append(Probe(name, item, verdict, outcome, item.arguments))
+            raise
         probes.append(Probe(name, item, verdict, outcome, *shrunk[key]))
-    return probes
 
 
 async def fuzz_tools(
@@ -151,11 +193,13 @@ async def fuzz_tools(
     plan: FuzzPlan,
     done: Callable[[int, list[Probe]], None],
     started: Callable[[int], None] = lambda index: None,
+    outcomes: list[list[Probe] | None] | None = None,
 ) -> list[list[Probe] | None]:
     """Fuzz the tools on up to `plan.jobs` workers (each its own server), each with `plan.jobs` // workers
     calls in flight, so never more than `plan.jobs` in all; `started(index)` before and `done(index, probes)`
-    after each tool. A tool not started before `plan.max_time_s` ran out is None."""
-    outcomes: list[list[Probe] | None] = [None for _ in tools]
+    after each tool. A tool not started before `plan.max_time_s` ran out is None. `outcomes` (default: a new
+    list of Nones), one entry per tool, is filled as the answers come."""
+    outcomes = [None for _ in tools] if outcomes is None else outcomes
     next_index = iter(range(len(tools)))
     clock = Clock(plan.max_time_s)
     workers = max(1, min(plan.jobs, len(tools)))
@@ -167,8 +211,9 @@ async def fuzz_tools(
                 if clock.out():
                     continue
                 started(index)
-                probes = await fuzz_tool(prober, tools[index], plan, clock, in_flight)
+                probes: list[Probe] = []
                 outcomes[index] = probes
+                await fuzz_tool(prober, tools[index], plan, clock, probes, in_flight)
                 done(index, probes)
 
     async with anyio.create_task_group() as group:

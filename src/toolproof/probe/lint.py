@@ -1,9 +1,9 @@
 """`lint`: the schema rules, plus the two rules that call tools (E301 response size, W107 nondeterminism),
 and the verdicts as results: one per finding, one passing result per tool without any.
 
-An error-severity finding fails; a warning is reported as skipped (it does not fail the run) unless
-`--strict` made it an error or there are more findings than a non-zero `--threshold`, when every finding
-fails.
+An error-severity finding fails; a warning is a passing result carrying it (it does not fail the run)
+unless `--strict` made it an error or there are more findings than a non-zero `--threshold`, when every
+finding fails.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ class CallRules:
     nondeterminism: bool = False
 
 
-async def call_findings(prober: Prober, tools: Sequence[Tool], rules: CallRules) -> list[Finding]:
-    """E301 and W107 findings; destructive tools are not called, and a call that fails settles nothing."""
-    from toolproof.probe.arguments import (
-        tool_arguments,
-    )  # JSON Schema's validators: only when tools are called
+async def call_findings(
+    prober: Prober, tools: Sequence[Tool], rules: CallRules, findings: list[Finding]
+) -> None:
+    """Add the E301 and W107 findings to `findings`, tool by tool; destructive tools are not called, and a
+    call that fails settles nothing."""
+    from toolproof.probe.arguments import tool_arguments  # JSON Schema's validators: only when called
 
-    findings: list[Finding] = []
     for tool in tools:
         if is_destructive(tool) or not (rules.call_tools or rules.nondeterminism):
             continue
@@ -66,7 +66,6 @@ async def call_findings(prober: Prober, tools: Sequence[Tool], rules: CallRules)
         if rules.nondeterminism and len(texts) == NONDETERMINISM_CALLS and len(distinct) > 1:
             message = f"{len(distinct)} different outputs from {NONDETERMINISM_CALLS} identical calls."
             findings.append(Finding(name, "W107", Severity.WARNING, message, "behavior", "nondeterminism"))
-    return findings
 
 
 def lint_results(
@@ -92,7 +91,8 @@ def lint_results(
             )
             results.append(CaseResult(name=name, file=source, status=Status.FAIL, failure=failure))
         else:
-            results.append(CaseResult(name=name, file=source, status=Status.SKIP, reason="warning"))
+            warning = f"{finding.code} at {finding.field}"
+            results.append(CaseResult(name=name, file=source, status=Status.PASS, warnings=(warning,)))
     flagged = {finding.tool for finding in findings}
     for tool in tools:
         if tool_name(tool) not in flagged:
@@ -100,3 +100,12 @@ def lint_results(
                 CaseResult(name=f"{tool_name(tool)}: no findings", file=source, status=Status.PASS)
             )
     return results
+
+
+def stdout_result(stray: list[str], source: Path) -> CaseResult:
+    """A passing result that warns of the lines the server wrote to stdout that are not MCP."""
+    from toolproof.mcp.stdio import stray_warning
+
+    warning = stray_warning(stray) or ""
+    name = "stdout holds only MCP messages"
+    return CaseResult(name=name, file=source, status=Status.PASS, warnings=(warning,))

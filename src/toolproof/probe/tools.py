@@ -15,12 +15,25 @@ def tool_name(tool: Mapping[str, Any]) -> str:
     return str(tool.get("name", ""))
 
 
-def is_destructive(tool: Mapping[str, Any]) -> bool:
-    """Annotated `destructiveHint: true` or `readOnlyHint: false`: a probe calls it only when told to."""
+def write_hint(tool: Mapping[str, Any]) -> str | None:
+    """The annotation that says the tool may write, `destructiveHint: true` or else `readOnlyHint: false`;
+    None when neither is set."""
     hints = tool.get("annotations")
     if not isinstance(hints, Mapping):
-        return False
-    return hints.get("destructiveHint") is True or hints.get("readOnlyHint") is False
+        return None
+    if hints.get("destructiveHint") is True:
+        return "destructiveHint: true"
+    return "readOnlyHint: false" if hints.get("readOnlyHint") is False else None
+
+
+def is_destructive(tool: Mapping[str, Any]) -> bool:
+    """Annotated `destructiveHint: true` or `readOnlyHint: false`: a probe calls it only when told to."""
+    return write_hint(tool) is not None
+
+
+def skip_reason(tool: Mapping[str, Any]) -> str:
+    """Why a probe did not call a tool that may write, naming the annotation that says so."""
+    return f"may write (annotated {write_hint(tool)}): --include-writes calls it"
 
 
 def input_schema(tool: Mapping[str, Any]) -> Mapping[str, Any]:

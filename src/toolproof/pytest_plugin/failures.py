@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from toolproof.core.sanitize import Scrubber
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.describe import failure_lines, one_line, stderr_tail
+from toolproof.report.describe import failure_lines, one_line, shown_failure, stderr_tail
 from toolproof.report.terminal import STDERR_LINES, VALUE_CHARS, VALUE_LINES
 
 
@@ -21,9 +21,10 @@ def failure_text(results: Sequence[CaseResult], secrets: Iterable[str], *, verbo
         if len(results) > 1:
             lines.append(f"{result.status.value}  {one_line(scrub(result.name))}")
             indent = "  "
-        if result.failure is not None:
+        failure = shown_failure(result)
+        if failure is not None:
             detail = failure_lines(
-                result.failure,
+                failure,
                 scrub,
                 max_chars=None if verbose else VALUE_CHARS,
                 max_lines=None if verbose else VALUE_LINES,

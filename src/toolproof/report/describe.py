@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
-from toolproof.core.sanitize import Scrubber
+from toolproof.core.sanitize import Scrubber, unframed_lines
 from toolproof.model.result import CaseResult, Failure, FailureKind
 
 REPORT_VALUE_CHARS = 64 * 1024
@@ -169,6 +170,24 @@ def _look_alike(expected: Any, actual: Any) -> bool:
 
 
 def stderr_tail(stderr: str, count: int) -> tuple[list[str], int]:
-    """The last `count` lines of `stderr` (trailing newlines dropped) and how many lines it has in all."""
-    lines = stderr.rstrip("\n").split("\n") if stderr.strip() else []
+    """The last `count` lines of `stderr` (trailing newlines dropped; a Rich traceback's frames taken off, so
+    the lines that carry its exception show) and how many such lines it has in all."""
+    lines = unframed_lines(stderr.rstrip("\n")) if stderr.strip() else []
     return lines[-count:], len(lines)
+
+
+_STDERR_HINT = re.compile(r" \(stderr: (.*)\)$")
+
+
+def shown_failure(result: CaseResult) -> Failure | None:
+    """The result's failure as a report shows it above the server's stderr: without the `(stderr: ...)` that
+    ends its message's first line when the stderr shown below holds those lines, so none is printed twice."""
+    failure = result.failure
+    if failure is None or not result.stderr.strip():
+        return failure
+    first, newline, rest = failure.message.partition("\n")
+    found = _STDERR_HINT.search(first)
+    pieces = found.group(1).removeprefix("...").split(" | ") if found else []
+    if found is None or not all(piece.strip() in result.stderr for piece in pieces):
+        return failure
+    return failure.model_copy(update={"message": first[: found.start()] + newline + rest})

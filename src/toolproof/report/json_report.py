@@ -92,6 +92,7 @@ class JsonReport:
                 "summary": {
                     "total": summary.total,
                     "passed": summary.passed,
+                    "warned": summary.warned,
                     "failed": summary.failed,
                     "skipped": summary.skipped,
                     "errors": summary.errors,
@@ -138,9 +139,12 @@ class JsonReport:
             "flaky": result.trials is not None and result.trials.flaky,
             "trials": None,
             "steps": [self._step(step) for step in result.steps],
+            "warnings": [scrub(warning) for warning in result.warnings],
         }
         if result.shared_server is not None:  # --reuse-server: cases with the same number shared a server
             entry["shared_server"] = result.shared_server
+        if result.protocol is not None:  # the protocol revision spoken with the case's server
+            entry["protocol"] = result.protocol
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -13,7 +13,13 @@ from toolproof.core.sanitize import Scrubber
 from toolproof.core.writing import write_best_effort
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.describe import REPORT_VALUE_CHARS, display_name, failure_lines, unique_names
+from toolproof.report.describe import (
+    REPORT_VALUE_CHARS,
+    display_name,
+    failure_lines,
+    shown_failure,
+    unique_names,
+)
 from toolproof.report.reliability import reliability
 from toolproof.report.summary import Summary
 
@@ -29,7 +35,8 @@ class JUnitReport:
     ` [trial N]` on every case when the run has several trials; time in seconds; `file` and `line`
     attributes. FAIL gives `<failure>`, ERROR `<error>` (message = first line, type = failure kind,
     text = the full detail, each value cut at 64 KiB with a note of how much was left out), SKIP
-    `<skipped message=reason>`; a stderr tail goes into `<system-err>`. Cases run as trials give their
+    `<skipped message=reason>`; warnings go into `<system-out>` as `warning: ...` lines, a stderr tail into
+    `<system-err>`. Cases run as trials give their
     testsuite the properties `pass_at_k` and `pass_up_k` (`capable/cases` and `reliable/cases`, as mcp-assert
     writes them), and each such testcase the properties `trials`, `passed`, `pass_rate` and `flaky`.
     """
@@ -91,6 +98,8 @@ class JUnitReport:
             )
         if result.shared_server is not None:  # --reuse-server: cases with the same value shared a server
             properties["shared_server"] = str(result.shared_server)
+        if result.protocol is not None:  # the protocol revision spoken with the case's server
+            properties["protocol"] = result.protocol
         if properties:
             _properties(case, properties)
         if result.status is Status.SKIP:
@@ -100,18 +109,22 @@ class JUnitReport:
         elif result.status in (Status.FAIL, Status.ERROR):
             tag = "failure" if result.status is Status.FAIL else "error"
             element = ET.SubElement(case, tag)
+            failure = shown_failure(result)  # the stderr goes into <system-err>
             lines = (
-                failure_lines(result.failure, self._scrub, max_chars=REPORT_VALUE_CHARS, details=True)
-                if result.failure
+                failure_lines(failure, self._scrub, max_chars=REPORT_VALUE_CHARS, details=True)
+                if failure
                 else []
             )
-            if result.failure:
+            if failure:
                 element.set("message", _xml(lines[0]))
-                element.set("type", result.failure.kind.value)
+                element.set("type", failure.kind.value)
             else:
                 element.set("message", result.status.value.lower())
             location = self._scrub(f"at {result.file.as_posix()}:{result.line}")
             element.text = _xml("\n".join([*lines, location]))
+        if result.warnings:
+            warnings = "\n".join(f"warning: {warning}" for warning in result.warnings)
+            ET.SubElement(case, "system-out").text = self._text(warnings)
         if result.stderr.strip():
             ET.SubElement(case, "system-err").text = self._text(result.stderr)
 

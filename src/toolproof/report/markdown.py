@@ -14,7 +14,7 @@ from toolproof.core.writing import warn
 from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.baseline import Entry, compare
-from toolproof.report.describe import case_ids, failure_lines, format_duration
+from toolproof.report.describe import case_ids, failure_lines, format_duration, shown_failure
 from toolproof.report.reliability import flaky_label, reliability
 from toolproof.report.summary import Summary
 
@@ -50,8 +50,8 @@ class MarkdownReport:
         results = event.results
         summary = Summary.of(results, event.duration_s)
         counted = summary.total - summary.skipped
-        parts = [f"{summary.passed} passed", f"{summary.failed} failed"]
-        parts += [f"{summary.errors} errors"] if summary.errors else []
+        parts = [summary.passed_text, f"{summary.failed} failed"]
+        parts += [f"{summary.errors} error{'' if summary.errors == 1 else 's'}"] if summary.errors else []
         parts += [f"{summary.skipped} skipped"] if summary.skipped else []
         lines = [
             f"### {self._title}: {summary.passed}/{counted} passed",
@@ -62,10 +62,13 @@ class MarkdownReport:
             "|--------|------|----------|",
         ]
         for result in results:
-            status = result.status.value + (f" ({flaky_label(result)})" if flaky_label(result) else "")
+            warned = "warnings" if result.warnings else ""
+            labels = [label for label in (flaky_label(result), warned) if label]
+            status = result.status.value + (f" ({', '.join(labels)})" if labels else "")
             lines.append(f"| {status} | {self._cell(result.name)} | {format_duration(result.duration_s)} |")
         lines.append("")
         lines += self._failures(results)
+        lines += self._warnings(results)
         lines += self._reliability(results)
         lines += self._comparison(results)
         return "\n".join(lines) + "\n"
@@ -80,15 +83,24 @@ class MarkdownReport:
             return []
         lines = ["<details><summary>Failure details</summary>", ""]
         for result, node_id in bad:
-            text = (
-                "\n".join(failure_lines(result.failure, self._scrub))
-                if result.failure
-                else result.status.value
-            )
+            failure = shown_failure(result)
+            text = "\n".join(failure_lines(failure, self._scrub)) if failure else result.status.value
             if result.stderr.strip():
                 text += "\nserver stderr:\n" + self._scrub(result.stderr)
             fence = "````" if "```" in text else "```"
             lines += [f"**{self._cell(node_id)}**", fence, text[:_DETAIL_CHARS], fence, ""]
+        return [*lines, "</details>", ""]
+
+    def _warnings(self, results: list[CaseResult]) -> list[str]:
+        cases = zip(results, case_ids(results), strict=True)
+        warned = [(result, node_id) for result, node_id in cases if result.warnings]
+        if not warned:
+            return []
+        lines = ["<details><summary>Warnings</summary>", ""]
+        for result, node_id in warned:
+            lines += [f"**{self._cell(node_id)}**", ""]
+            lines += [f"- {self._cell(warning)}" for warning in result.warnings]
+            lines.append("")
         return [*lines, "</details>", ""]
 
     def _reliability(self, results: list[CaseResult]) -> list[str]:

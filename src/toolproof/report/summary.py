@@ -16,6 +16,7 @@ class Summary:
     skipped: int
     errors: int
     duration_s: float
+    warned: int = 0  # passed, with warnings (a lint warning, lines on stdout that are not MCP)
 
     @classmethod
     def of(cls, results: Sequence[CaseResult], duration_s: float) -> Summary:
@@ -29,7 +30,14 @@ class Summary:
             skipped=count(Status.SKIP),
             errors=count(Status.ERROR),
             duration_s=duration_s,
+            warned=sum(result.status is Status.PASS and bool(result.warnings) for result in results),
         )
+
+    @property
+    def passed_text(self) -> str:
+        """`3 passed`, or `3 passed (1 with warnings)`."""
+        warned = f" ({self.warned} with warning{'' if self.warned == 1 else 's'})" if self.warned else ""
+        return f"{self.passed} passed{warned}"
 
     @property
     def ok(self) -> bool:

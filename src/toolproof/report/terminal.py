@@ -20,6 +20,7 @@ from toolproof.report.describe import (
     format_duration,
     one_line,
     shorten,
+    shown_failure,
     stderr_tail,
     value_text,
 )
@@ -37,6 +38,7 @@ VALUE_LINES = 10
 
 _MARKS = {Status.PASS: "✓", Status.FAIL: "✗", Status.SKIP: "○", Status.ERROR: "!"}
 _STYLES = {Status.PASS: "green", Status.FAIL: "red", Status.SKIP: "yellow", Status.ERROR: "bold red"}
+_WARNED = ("⚠", "WARN", "yellow")  # the mark, word and style of a case that passed with warnings
 _WORD_WIDTH = max(len(status.value) for status in Status)
 _RICH_STRIPS = dict.fromkeys((7, 8, 11, 12, 13))  # the control characters rich drops from any text
 
@@ -144,7 +146,7 @@ class TerminalReport:
         environ = os.environ if env is None else env
         colour = use_colour(out, environ)
         self._out = _Output(out, colour=colour)
-        self._marks = colour and _can_encode(out, "".join(_MARKS.values()))
+        self._marks = colour and _can_encode(out, "".join(_MARKS.values()) + _WARNED[0])
         self._indent = " " * (2 if self._marks else _WORD_WIDTH + 1)
         self._status = _status_line(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
         self._verbosity = verbosity
@@ -191,7 +193,10 @@ class TerminalReport:
             name = next(reversed(self._running.values()), "")
             self._status.show(self._line(f"[{self._finished}/{self._total}] {name}").rstrip())
 
-    def _mark(self, status: Status) -> Piece:
+    def _mark(self, status: Status, *, warned: bool = False) -> Piece:
+        if warned and status is Status.PASS:
+            mark, word, style = _WARNED
+            return (mark if self._marks else word.ljust(_WORD_WIDTH)), style
         text = _MARKS[status] if self._marks else status.value.ljust(_WORD_WIDTH)
         return text, _STYLES[status]
 
@@ -199,7 +204,7 @@ class TerminalReport:
         failed = result.status in (Status.FAIL, Status.ERROR)
         if self._verbosity <= Verbosity.QUIET and not failed:
             return []
-        head = [self._mark(result.status), (" ", ""), (self._name(result), "")]
+        head = [self._mark(result.status, warned=bool(result.warnings)), (" ", ""), (self._name(result), "")]
         if result.status is Status.SKIP:
             if result.reason:
                 head.append((f"  ({self._line(result.reason)})", "dim"))
@@ -213,6 +218,9 @@ class TerminalReport:
             lines.append(self._indented(f"phases: {self._line(phases)}", "dim"))
         if self._verbosity >= Verbosity.VERBOSE and result.shared_server is not None:
             lines.append(self._indented(f"shared server #{result.shared_server}", "dim"))
+        if self._verbosity >= Verbosity.VERBOSE and result.protocol is not None:
+            lines.append(self._indented(f"protocol {self._line(result.protocol)}", "dim"))
+        lines.extend(self._indented(f"warning: {self._line(text)}", "yellow") for text in result.warnings)
         if self._verbosity >= Verbosity.VERBOSE:
             lines.extend(self._steps(result))
         if failed:
@@ -221,10 +229,11 @@ class TerminalReport:
 
     def _details(self, result: CaseResult) -> list[list[Piece]]:
         lines: list[list[Piece]] = []
-        if result.failure:
+        failure = shown_failure(result)
+        if failure:
             full = self._verbosity >= Verbosity.VERBOSE
             detail = failure_lines(
-                result.failure,
+                failure,
                 self._scrub,
                 max_chars=None if full else VALUE_CHARS,
                 max_lines=None if full else VALUE_LINES,
@@ -313,7 +322,7 @@ def _summary_text(summary: Summary) -> str:
     took = f"in {format_duration(summary.duration_s)}"
     if summary.total == 0:
         return f"no cases ran {took}"
-    parts = [f"{summary.passed} passed", f"{summary.failed} failed"]
+    parts = [summary.passed_text, f"{summary.failed} failed"]
     if summary.skipped:
         parts.append(f"{summary.skipped} skipped")
     if summary.errors:

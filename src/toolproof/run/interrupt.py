@@ -4,7 +4,8 @@ A run calls `run_until_signal(main)` in place of `anyio.run(main)`; the command 
 outcome with `outcome.report(name)`. On a signal `main` is cancelled: its servers (and everything they
 started) are stopped and fixture copies removed by the cleanup of the code `main` runs, and the reports of
 what finished are written. The exit status is then 128 + the signal number (130 for Ctrl-C, 143 for
-SIGTERM, 129 for SIGHUP), as a shell reports a process ended by that signal.
+SIGTERM, 129 for SIGHUP), as a shell reports a process ended by that signal. An exception `main` raises comes
+out as itself.
 """
 
 from __future__ import annotations
@@ -53,3 +54,13 @@ def run_until_signal(main: Callable[[], Awaitable[T]]) -> T | Interrupted:
         return anyio.run(guarded)
     except KeyboardInterrupt:  # Ctrl-C just before the signals were caught, or just after
         return Interrupted(signal.SIGINT)
+    except BaseExceptionGroup as group:  # what `main` raised, grouped by the task group of the watcher
+        raise _alone(group) from None
+
+
+def _alone(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception inside nested groups of one; the group itself when it holds several."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup) and len(found.exceptions) == 1:
+        found = found.exceptions[0]
+    return found

@@ -30,6 +30,8 @@ class Verdict(Protocol):
         stderr: str = "",
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
+        protocol: str | None = None,
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult: ...
 
 
@@ -59,6 +61,8 @@ async def execute_case(
         stderr: str = "",
         phases: dict[str, float] | None = None,
         steps: tuple[Step, ...] = (),
+        protocol: str | None = None,
+        warnings: tuple[str, ...] = (),
     ) -> CaseResult:
         return CaseResult(
             name=case.name,
@@ -74,6 +78,8 @@ async def execute_case(
             stderr=stderr,
             phases=phases or {},
             steps=steps,
+            protocol=protocol,
+            warnings=warnings,
         )
 
     reason = skip_reason(case, options.environ)
@@ -110,15 +116,21 @@ def _judged(
     on_observed: Callable[[Observation], None],
 ) -> CaseResult:
     """The verdict on what the server did: its classified failure, or the checks on its observation."""
-    steps = tuple(exchange.steps)
-    if exchange.observation is None:
-        failed = exchange.failure
-        return verdict(Status.FAIL, failed, stderr=exchange.stderr, phases=exchange.phases, steps=steps)
-    on_observed(exchange.observation)
-    failure = check_block(block, expect, exchange.observation)
-    status = Status.FAIL if failure else Status.PASS
-    stderr = exchange.stderr if failure else ""
-    return verdict(status, failure, stderr=stderr, phases=exchange.phases, steps=steps)
+    failure, stderr = exchange.failure, exchange.stderr
+    status = Status.FAIL
+    if exchange.observation is not None:
+        on_observed(exchange.observation)
+        failure = check_block(block, expect, exchange.observation)
+        status, stderr = (Status.FAIL, stderr) if failure else (Status.PASS, "")
+    return verdict(
+        status,
+        failure,
+        stderr=stderr,
+        phases=exchange.phases,
+        steps=tuple(exchange.steps),
+        protocol=exchange.protocol,
+        warnings=tuple(exchange.warnings),
+    )
 
 
 def _resolved_expect(block: Block, variables: Mapping[str, str]) -> Expect:

@@ -114,9 +114,16 @@ def check_runs(
                 results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
             else:
                 results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
+                if not evaluation.outcomes:
+                    where = {"file": case.source.file, "line": case.source.line}
+                    results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK,
+                                              **where))
                 if stop is not None:
                     results.append(_stopped(named, stop))
     return results
+
+
+NOTHING_TO_CHECK = "nothing to check: the case has no expect: (in it or in its turns)"
 
 
 def _stopped(case: AgentCase, stop: Failure) -> CaseResult:

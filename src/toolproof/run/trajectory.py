@@ -4,15 +4,17 @@ session); no server is started."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toolproof.check.trajectory import check_trajectory
+from toolproof.check.scenario import first_failure
+from toolproof.core.expressions import Clock
 from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_case import Case, TrajectoryBlock
-from toolproof.model.transcript import ToolCall
+from toolproof.model.transcript import ToolCall, Transcript, Turn
 from toolproof.run.skip import skip_reason
 from toolproof.sources.traces.audit_log import parse_audit_log
 
@@ -40,7 +42,14 @@ def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None
             return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.reason}")
         except ValueError as error:
             return Failure(kind=FailureKind.CONFIG, message=f"audit_log {path}: {error}")
-    return check_trajectory(block.checks, trace)
+    return _checked(block, trace)
+
+
+def _checked(block: TrajectoryBlock, trace: list[ToolCall]) -> Failure | None:
+    """The first of the block's checks that the calls fail, as the agent checks check a recorded run."""
+    now = datetime.now().astimezone()
+    run = Transcript(turns=(Turn(calls=tuple(trace)),), metadata={"no_reply": True})
+    return first_failure(block.checks, run, Clock(now, now.tzinfo or UTC))
 
 
 def intercepted_verdict(case: Case, session: Interception, environ: Mapping[str, str]) -> CaseResult:
@@ -48,7 +57,7 @@ def intercepted_verdict(case: Case, session: Interception, environ: Mapping[str,
     assert isinstance(case.block, TrajectoryBlock)
     reason = skip_reason(case, environ)
     trace = [call.tool_call(position) for position, call in enumerate(session.calls)]
-    failure = None if reason else check_trajectory(case.block.checks, trace)
+    failure = None if reason else _checked(case.block, trace)
     return CaseResult(
         name=case.name,
         file=case.source.file,

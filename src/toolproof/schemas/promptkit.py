@@ -12,6 +12,7 @@ from toolproof.schemas.agent_checks import precondition
 from toolproof.schemas.shapes import (
     ANYTHING,
     BOOLEAN,
+    INTEGER,
     MAPPING,
     SCALAR_TEXT,
     SHARE,
@@ -28,6 +29,9 @@ PARAM_TYPES: dict[str, Schema] = {
     "pattern": TEXT,
     "tools": one_or_more(),
     "tool_name": TEXT,
+    "tool": TEXT,
+    "min": INTEGER,
+    "max": INTEGER,
     "expected_args": MAPPING,
     "required_args": MAPPING,
     "args_match": MAPPING,

@@ -65,6 +65,7 @@ def _checks() -> dict[str, Schema]:
         "called": {"anyOf": [TEXT, _call()]},
         "not_called": {"anyOf": [TEXT, texts(), _call()]},
         "count": _call(bounds),
+        "tool_call_count": closed(("tool", *bounds), {"tool": SCALAR_TEXT, **bounds}),
         "tools_called": one_or_more(),
         "tools_not_called": one_or_more(),
         "sequence": sequence,

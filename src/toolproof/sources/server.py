@@ -57,13 +57,17 @@ class _Phases:
 class ServerExchange:
     """What came back from one case's conversation with its server: the observation, or the classified
     failure (timeout, failed request, failed setup) that stopped it; the server's stderr; seconds per
-    phase; the setup calls and the request with what came back, as the reports show them."""
+    phase; the setup calls and the request with what came back, as the reports show them; the protocol
+    revision spoken with the server (None when no connection was made); what was wrong without failing it
+    (lines on stdout that are not MCP)."""
 
     observation: Observation | None
     failure: Failure | None
     stderr: str
     phases: dict[str, float]
     steps: list[Step] = field(default_factory=list)
+    protocol: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 async def observe_case(
@@ -90,15 +94,13 @@ async def observe_case(
             observation = await run.converse()
     except TimeoutError:
         message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
-        failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-        return ServerExchange(None, failure, run.stderr(), run.phases.seconds, run.steps)
+        return run.exchange(None, Failure(kind=FailureKind.TIMEOUT, message=message))
     except RequestFailed as error:
-        stderr = error.stderr or run.stderr()
-        return ServerExchange(None, error.failure, stderr, run.phases.seconds, run.steps)
+        return run.exchange(None, error.failure, error.stderr)
     except _SetupFailed as error:
-        return ServerExchange(None, error.failure, run.stderr(), run.phases.seconds, run.steps)
+        return run.exchange(None, error.failure)
     run.phases.lap("stop", "done")
-    return ServerExchange(observation, None, run.stderr(), run.phases.seconds, run.steps)
+    return run.exchange(observation, None)
 
 
 class _SetupFailed(Exception):
@@ -124,10 +126,26 @@ class _CaseRun:
         self.variables = variables
         self.expect = expect
         self.session: Session | None = None
+        self.protocol: str | None = None  # the revision spoken, once connected
         self.steps: list[Step] = []  # setup calls and the request, with what came back
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
+
+    def warnings(self) -> list[str]:
+        from toolproof.mcp.stdio import stray_warning
+
+        stray = stray_warning(self.session.stray_stdout) if self.session else None
+        return [stray] if stray else []
+
+    def exchange(
+        self, observation: Observation | None, failure: Failure | None, stderr: str = ""
+    ) -> ServerExchange:
+        """What the case's conversation gave, with `stderr` in place of the session's when given."""
+        stderr = stderr or self.stderr()
+        return ServerExchange(
+            observation, failure, stderr, self.phases.seconds, self.steps, self.protocol, self.warnings()
+        )
 
     async def converse(self) -> Observation:
         """Connect, set up, make the block's request and read the files the expectations name."""
@@ -150,6 +168,7 @@ class _CaseRun:
 
     async def _talk(self, session: Session) -> Observation:
         block = self.case.block
+        self.protocol = session.protocol_version
         try:
             self.phases.lap("start", "setup")
             async with lending_when_idle(session.pid, self.on_waiting):

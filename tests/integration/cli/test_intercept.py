@@ -175,7 +175,7 @@ def test_a_failing_trajectory_exits_1_with_the_reason_on_stderr(
     assert outcomes[0]["content"][0]["text"] == "#2 Shopping"
     assert finished.status == 1
     assert "FAIL  reads before searching" in finished.stderr
-    assert '"search_notes" was not called after "get_note"' in finished.stderr
+    assert "order: Tool sequence order was not satisfied: get_note -> search_notes" in finished.stderr
     assert "<failure" in report.read_text()
     assert gone(finished)
 
@@ -208,10 +208,10 @@ def run_raw(command: list[str], data: bytes) -> subprocess.CompletedProcess[byte
 @pytest.mark.parametrize(
     ("check", "passing", "failing", "reason"),
     [
-        ("order", "tools: [search, write]", "tools: [write, read]", '"read" was not called after "write"'),
-        ("presence", "tools: [read, search]", "tools: [read, delete]", '"delete" never called'),
-        ("absence", "tools: [delete]", "tools: [delete, write]", 'forbidden tools called: "write" (call #3)'),
-        ("args_contain", "tool: search, args: {limit: 5}", "tool: read, args: {id: 2}", "id = 1, expected 2"),
+        ("order", "tools: [search, write]", "tools: [write, read]", "order: Tool sequence order was not"),
+        ("presence", "tools: [read, search]", "tools: [read, delete]", "Required tool not used: delete"),
+        ("absence", "tools: [delete]", "tools: [delete, write]", "absence: Forbidden tool used: write"),
+        ("args_contain", "tool: search, args: {limit: 5}", "tool: read, args: {id: 2}", "= 1 is not \"2\""),
     ],
 )
 def test_each_check_kind_passes_and_fails_on_the_recorded_calls(
@@ -295,7 +295,7 @@ def test_a_server_that_crashes_mid_session_ends_it_and_the_calls_are_still_check
     assert "panic: database is locked" in finished.stderr  # the server's own stderr, passed through
     assert "the server exited with code 3 before the agent closed the session; 1 tool call" in finished.stderr
     assert finished.status == 1
-    assert '"u" never called' in finished.stderr
+    assert "presence: Required tool not used: u" in finished.stderr
     assert gone(finished)
 
 

@@ -91,9 +91,19 @@ def test_structured_and_listing_expectations(
     )
 
 
-@pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
-def test_the_example_suite_passes_in_both_eras(toolproof: Callable[..., Outcome], protocol: str) -> None:
+ERAS = [("2025-11-25", "2025-11-25"), ("2026-07-28", "2026-07-28"), ("auto", "2026-07-28")]
+
+
+@pytest.mark.parametrize(("protocol", "spoken"), ERAS)
+def test_the_example_suite_passes_in_both_eras(
+    toolproof: Callable[..., Outcome], protocol: str, spoken: str, tmp_path: Path
+) -> None:
     suite = ROOT / "examples" / "structured" / "03_client_requests.yaml"
-    outcome = toolproof(str(suite), "--protocol", protocol)
+    junit = tmp_path / "junit.xml"
+    outcome = toolproof(str(suite), "--protocol", protocol, "-v", "--junit", str(junit))
     assert outcome.status == 0, outcome.report["results"]
     assert len(outcome.verdicts()) == 4
+    # every report says which era was spoken with each case's server
+    assert {result["protocol"] for result in outcome.report["results"]} == {spoken}
+    assert junit.read_text().count(f'<property name="protocol" value="{spoken}"') == 4
+    assert outcome.out.count(f"protocol {spoken}") == 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from toolproof.cli import main
 NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
 NOTES = ROOT / "examples" / "servers" / "notes_server.py"
 MISBEHAVING = ROOT / "tests" / "servers" / "misbehaving_server.py"
+STRAY = ROOT / "tests" / "servers" / "stray_stdout_server.py"
 # The rule each mode of nonconforming_server.py breaks, as the checks that must fail (and no other).
 BROKEN = {
     "echo-version": {"version negotiation"},
@@ -75,7 +77,7 @@ def test_a_conforming_server_passes_every_check(tmp_path: Path) -> None:
     status, verdicts = probe(f"{sys.executable} {NONCONFORMING} conforming", tmp_path)
     assert status == 0
     assert failing(verdicts) == set()
-    assert len(verdicts) == 20
+    assert len(verdicts) == 21
 
 
 @pytest.mark.parametrize("mode", sorted(BROKEN))
@@ -92,6 +94,25 @@ def test_a_failure_cites_the_spec_section(tmp_path: Path, capsys: pytest.Capture
     assert "ping must be answered with an empty result, got result" in out
     assert "(spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping)" in out
     assert f"at {sys.executable} {NONCONFORMING} busy-ping:1" in out  # the command line, as it was given
+
+
+@pytest.mark.parametrize("flags", [(), ("--quiet-start",)], ids=["banner", "print-in-a-tool"])
+def test_a_stray_stdout_line_fails_the_stdio_check_citing_the_rule(
+    flags: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A banner at start fails the check; a tool's print() alone is not reached (conformance calls no tool
+    with arguments), so that server passes it."""
+    server = shlex.join([sys.executable, str(STRAY), *flags])
+    status, verdicts = probe(server, tmp_path)
+    assert failing(verdicts) == ({"stdout holds only MCP messages"} if not flags else set())
+    assert verdicts["stdout holds only MCP messages"] == ("FAIL" if not flags else "PASS")
+    assert status == (0 if flags else 1)
+    if not flags:
+        assert main(["conformance", "--server", server]) == 1
+        out = capsys.readouterr().out
+        assert "not an MCP message: chatty server v1.0 ready (the server MUST NOT write anything" in out
+        assert "\x1b" not in out
+        assert "2025-11-25/basic/transports#stdio)" in out
 
 
 @pytest.mark.parametrize(

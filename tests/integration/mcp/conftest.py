@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from tests.integration.mcp.helpers import NOTES, free_port, stop, wait_for_port
+from tests.integration.mcp.helpers import NOTES, ROOT, free_port, stop, wait_for_port
 
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_config import Transport
@@ -50,3 +50,10 @@ def notes_sse(http_server: Callable[[list[str], str], str]) -> ConnectSpec:
     """notes_server over the legacy SSE transport."""
     url = http_server([sys.executable, str(NOTES), "--transport", "sse"], "/sse")
     return ConnectSpec(transport=Transport.SSE, url=url)
+
+
+@pytest.fixture(scope="session")
+def travel_http_url(http_server: Callable[[list[str], str], str]) -> str:
+    """The URL of travel_server (both protocol eras) over Streamable HTTP."""
+    return http_server([sys.executable, str(ROOT / "examples/servers/travel_server.py"), "--transport",
+                        "streamable-http"], "/mcp")

@@ -8,13 +8,13 @@ import sys
 from typing import Any
 
 import pytest
-from tests.integration.mcp.helpers import ROOT, stdio, tiny
+from tests.integration.mcp.helpers import ROOT, misbehaving, stdio, tiny
 
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec, Mocks, ProtocolMode
 from toolproof.model.result import FailureKind
-from toolproof.model.server_config import ElicitationMock, SamplingMock
+from toolproof.model.server_config import ElicitationMock, SamplingMock, Transport
 
 pytestmark = pytest.mark.servers
 
@@ -111,17 +111,31 @@ async def test_input_requests_that_cannot_settle_are_protocol_failures(
     assert raised.value.failure.message == message
 
 
-async def test_a_handshake_era_server_asked_in_the_2026_era_is_named_as_such() -> None:
+async def test_a_result_without_result_type_is_complete_in_the_2026_era() -> None:
     async with open_session(tiny(protocol="2026-07-28")) as session:
+        result = await session.call_tool("echo", {"text": "hi"})
+        assert session.protocol_version == "2026-07-28"
+    assert result == {"content": [{"type": "text", "text": "hi"}]}  # as sent
+
+
+HANDSHAKE_LISTING = (
+    "tools/list: the server did not answer in the 2026-07-28 era (cacheScope: Field required): it sent a "
+    'result without resultType, as a server of the 2025-11-25 handshake era does ({"tools": [{"name": "t", '
+    '"inputSchema": {"type": "object"}}]}); run with --protocol 2025-11-25'
+)
+
+
+@pytest.mark.parametrize(("protocol", "advice"), [("2026-07-28", " or --protocol auto"), ("auto", "")])
+async def test_a_handshake_era_answer_in_the_2026_era_is_named_as_such(
+    protocol: ProtocolMode, advice: str
+) -> None:
+    async with open_session(misbehaving("half_modern", protocol=protocol)) as session:
+        assert session.protocol_version == "2026-07-28"
         with pytest.raises(RequestFailed) as raised:
-            await session.call_tool("echo", {"text": "hi"})
+            await session.list_tools()
     failure = raised.value.failure
     assert failure.kind is FailureKind.PROTOCOL
-    assert failure.message == (
-        "tools/call echo: the server did not answer in the 2026-07-28 era: it sent a result without "
-        'resultType, as a server of the 2025-11-25 handshake era does ({"content": [{"type": "text", '
-        '"text": "hi"}]}); run with --protocol 2025-11-25 or --protocol auto'
-    )
+    assert failure.message == HANDSHAKE_LISTING + advice
 
 
 async def test_the_same_server_in_auto_mode_falls_back_to_the_handshake() -> None:
@@ -129,3 +143,28 @@ async def test_the_same_server_in_auto_mode_falls_back_to_the_handshake() -> Non
         result = await session.call_tool("echo", {"text": "hi"})
         assert session.protocol_version == "2025-11-25"
     assert result["content"] == [{"type": "text", "text": "hi"}]
+
+
+@pytest.mark.parametrize("protocol", ["2026-07-28", "auto"])
+async def test_x_mcp_header_parameters_are_mirrored_over_http(
+    travel_http_url: str, protocol: ProtocolMode
+) -> None:
+    """travel checks that Mcp-Param-City carries the city (it answers -32020 when the header is missing); the
+    tools are listed once, before the first call."""
+    spec = ConnectSpec(transport=Transport.HTTP, url=travel_http_url, protocol=protocol)
+    async with open_session(spec) as session:
+        oslo = await session.call_tool("forecast", {"city": "Oslo"})
+        kyoto = await session.call_tool("forecast", {"city": "Kyoto"})
+        sent = methods(session.wire, "out")
+        excluded = session.excluded_tools
+    assert oslo["structuredContent"]["city"] == "Oslo" and kyoto["structuredContent"]["city"] == "Kyoto"
+    assert [m for m in sent if m.startswith("tools/")] == ["tools/list", "tools/call", "tools/call"]
+    assert excluded == {}
+
+
+async def test_the_handshake_era_over_http_lists_no_tools_before_a_call(travel_http_url: str) -> None:
+    spec = ConnectSpec(transport=Transport.HTTP, url=travel_http_url, protocol="legacy")
+    async with open_session(spec) as session:
+        await session.call_tool("forecast", {"city": "Oslo"})
+        sent = methods(session.wire, "out")
+    assert "tools/list" not in sent

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from toolproof.author.expectations import expectations, json_paths, stable_lines
+from toolproof.check.expect import check_not_empty
 from toolproof.model.observation import Observation
+from toolproof.model.server_case import Expect
 
 
 def answer(text: str, *, error: bool = False) -> Observation:
@@ -32,7 +36,18 @@ def test_expect_mapping() -> None:
     assert expectations([answer("no", error=True)] * 2, tool=True) == {"is_error": True, "not_empty": True}
     assert expectations([answer("a1"), answer("b2")], tool=False) == {"not_empty": True}
     assert expectations([answer(""), answer("")], tool=True) == {"not_error": True}
-    assert expectations([answer("[]"), answer("[]")], tool=False) == {"not_empty": True}
+    assert expectations([answer("[]"), answer("[]")], tool=False) == {}
+
+
+@pytest.mark.parametrize("text", ["", " ", "null", "[]", " {} \n", "x", "[1]", '{"a": null}'])
+def test_a_generated_not_empty_passes_on_the_answer_it_came_from(text: str) -> None:
+    """Generator and checker share one definition of an empty answer, so a generated suite passes at once."""
+    generated = expectations([answer(text)] * 2, tool=False)
+    checked = check_not_empty(Expect(not_empty=True), answer(text))
+    if "not_empty" in generated:
+        assert checked is None
+    if checked is not None:  # the checker calls it empty: nothing may expect it not to be
+        assert "not_empty" not in generated
 
 
 def test_secrets_are_never_expected() -> None:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolproof.author.watching import Watched, affected
+import pytest
+from watchfiles import Change
+
+from toolproof.author.watching import EditorFilter, Watched, affected
 
 
 def test_changes_map_to_files_or_everything(tmp_path: Path) -> None:
@@ -26,3 +29,17 @@ def test_changes_map_to_files_or_everything(tmp_path: Path) -> None:
     assert affected([suite / "a.yaml", fixture / "new.txt"], watched) is None
     assert affected([server], watched) is None
     assert watched.roots() == [suite.resolve(), fixture.resolve(), server.resolve()]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [".a.yaml.swp", ".a.yaml.swx", "a.yaml~", ".#a.yaml", "4913", "#a.yaml#", "a.kate-swp",
+     ".goutputstream-AB12"],
+)
+def test_editor_temporary_files_are_no_change(tmp_path: Path, name: str) -> None:
+    assert not EditorFilter()(Change.added, str(tmp_path / name))
+
+
+def test_real_files_are_changes(tmp_path: Path) -> None:
+    names = ("case.yaml", "4913.txt", "a#b")
+    assert all(EditorFilter()(Change.modified, str(tmp_path / name)) for name in names)

@@ -65,3 +65,13 @@ def test_check_stops_at_the_first_failure_with_x(capsys: pytest.CaptureFixture[s
     stopped = json.loads(capsys.readouterr().out)["results"]
     first = next(index for index, result in enumerate(every) if result["status"] == "FAIL")
     assert [result["name"] for result in stopped] == [result["name"] for result in every[: first + 1]]
+
+
+def test_a_case_with_nothing_to_check_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = tmp_path / "refund.yaml"
+    case.write_text("name: refund\nturns:\n  - user: I want a refund\n")
+    assert main(["check", str(case), "--trace", str(TRACE), "--skip-judge"]) == 5
+    captured = capsys.readouterr()
+    assert "nothing to check: the case has no expect: (in it or in its turns)" in captured.out
+    assert "nothing ran: nothing to check: the case has no expect:" in captured.err
+    assert "no case found" not in captured.err

@@ -7,8 +7,10 @@ from pathlib import Path
 from tests.unit.load.conftest import DATA
 
 from toolproof.load import load_file, load_suite
+from toolproof.model.scenario import CallCheck, SequenceCheck, TextMatcher, ToolsCalled, ToolsNotCalled
 from toolproof.model.server_case import (
     AssertBlock,
+    Block,
     Case,
     CompletionArgument,
     CompletionBlock,
@@ -27,7 +29,6 @@ from toolproof.model.server_case import (
     SourceRef,
     TraceEntry,
     TrajectoryBlock,
-    TrajectoryCheck,
 )
 from toolproof.model.server_config import (
     ClientCapabilities,
@@ -116,8 +117,16 @@ def test_every_server_setup_and_assert_key() -> None:
     assert set(case.block.expect.model_fields_set) == set(Expect.model_fields) - toolproof_only
 
 
+def _unplaced(block: Block) -> Block:
+    """A trajectory block with its checks' positions dropped (they are the file's lines)."""
+    if not isinstance(block, TrajectoryBlock):
+        return block
+    checks = tuple(check.model_copy(update={"line": 0, "column": 0}) for check in block.checks)
+    return block.model_copy(update={"checks": checks})
+
+
 def test_every_other_block_key() -> None:
-    blocks = [case.block for case in _cases(EVERY_KEY)[1:]]
+    blocks = [_unplaced(case.block) for case in _cases(EVERY_KEY)[1:]]
     assert blocks == [
         ResourcesBlock(
             list=ListParams(cursor="next-page"),
@@ -154,12 +163,14 @@ def test_every_other_block_key() -> None:
             ),
         ),
         TrajectoryBlock(
-            checks=[
-                TrajectoryCheck(type="order", tools=["search", "open"]),
-                TrajectoryCheck(type="presence", tools=["search"]),
-                TrajectoryCheck(type="absence", tools=["delete"]),
-                TrajectoryCheck(type="args_contain", tool="search", args={"query": "cats"}),
-            ],
+            checks=(
+                SequenceCheck(mode="ordered", sequences=(("search", "open"),), label="order"),
+                ToolsCalled(tools=("search",), label="presence"),
+                ToolsNotCalled(tools=("delete",), label="absence"),
+                CallCheck(
+                    name="search", arguments={"query": TextMatcher(value="cats")}, label="args_contain"
+                ),
+            ),
             trace=[TraceEntry(tool="search", args={"query": "cats"}), TraceEntry(tool="open")],
             audit_log="{{fixture}}/audit.jsonl",
         ),
@@ -243,11 +254,11 @@ def test_seed_003_examples() -> None:
             min_count=3, methods=["notifications/progress"], contains_data=["processing"]
         ),
     )
-    assert by_name["rename flow"].block == TrajectoryBlock(
-        checks=[
-            TrajectoryCheck(type="order", tools=["prepare_rename", "rename_symbol"]),
-            TrajectoryCheck(type="absence", tools=["apply_edit"]),
-        ],
+    assert _unplaced(by_name["rename flow"].block) == TrajectoryBlock(
+        checks=(
+            SequenceCheck(mode="ordered", sequences=(("prepare_rename", "rename_symbol"),), label="order"),
+            ToolsNotCalled(tools=("apply_edit",), label="absence"),
+        ),
         trace=[
             TraceEntry(tool="prepare_rename", args={"file_path": "main.go", "line": 6, "column": 6}),
             TraceEntry(tool="rename_symbol", args={"file_path": "main.go", "new_name": "Entity"}),

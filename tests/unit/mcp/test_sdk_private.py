@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import typing
 from pathlib import Path
 
@@ -22,6 +23,14 @@ def test_every_private_sdk_module_the_adapter_uses_still_exists(module: str) -> 
         pytest.fail(f"the mcp SDK no longer has {module} ({error}): update toolproof/mcp/sdk_private.py")
     for name in ("ReadStream", "WriteStream", "TransportStreams"):
         assert hasattr(found, name), f"{module} no longer defines {name}: update toolproof/mcp/sdk_private.py"
+
+
+def test_the_session_still_keeps_its_header_table_where_the_adapter_fills_it() -> None:
+    from mcp.client.session import ClientSession
+
+    assert f"self.{sdk_private.HEADER_TABLE}" in inspect.getsource(ClientSession), (
+        f"ClientSession no longer has {sdk_private.HEADER_TABLE}: update toolproof/mcp/sdk_private.py"
+    )
 
 
 def test_the_transport_streams_are_a_read_and_a_write_stream() -> None:

@@ -27,6 +27,7 @@ def test_document_shape(tmp_path: Path) -> None:
     assert document["summary"] == {
         "total": 4,
         "passed": 1,
+        "warned": 0,
         "failed": 1,
         "skipped": 1,
         "errors": 1,
@@ -64,6 +65,7 @@ def test_document_shape(tmp_path: Path) -> None:
         "flaky": False,
         "trials": None,
         "steps": [],
+        "warnings": [],
     }
     assert document["results"][2]["failure"] is None
     assert document["results"][2]["reason"] == "env var TOKEN not set"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.scenario import ToolsCalled
 from toolproof.model.server_case import (
     AssertBlock,
     Case,
@@ -26,7 +27,6 @@ from toolproof.model.server_case import (
     SourceRef,
     ToolsBlock,
     TrajectoryBlock,
-    TrajectoryCheck,
 )
 from toolproof.model.server_config import AuthConfig, Transport
 from toolproof.run.server_reuse import alone_reason, called_tools
@@ -59,7 +59,7 @@ def test_reading_blocks_may_share(block: Any) -> None:
         (LoggingBlock(set_level="info"), "assert_logging"),
         (NotificationsBlock(tool="t"), "assert_notifications"),
         (SamplingBlock(tool="t"), "assert_sampling"),
-        (TrajectoryBlock(checks=[TrajectoryCheck(type="presence", tools=["t"])]), "trajectory"),
+        (TrajectoryBlock(checks=(ToolsCalled(tools=("t",)),)), "trajectory"),
     ],
 )
 def test_stateful_blocks_get_a_fresh_server(block: Any, kind: str) -> None:

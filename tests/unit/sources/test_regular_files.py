@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from toolproof.model.result import FailureKind
-from toolproof.model.server_case import TrajectoryBlock, TrajectoryCheck
+from toolproof.model.scenario import ToolsCalled
+from toolproof.model.server_case import TrajectoryBlock
 from toolproof.run.trajectory import run_trajectory
 from toolproof.sources.traces import TraceError, read_traces
 
@@ -25,7 +26,7 @@ def test_a_fifo_or_directory_given_as_a_trace_is_an_error_not_a_hang(tmp_path: P
 def test_a_fifo_given_as_an_audit_log_is_a_configuration_error(tmp_path: Path) -> None:
     fifo = tmp_path / "audit.jsonl"
     os.mkfifo(fifo)
-    block = TrajectoryBlock(checks=[TrajectoryCheck(type="presence", tools=["t"])], audit_log=str(fifo))
+    block = TrajectoryBlock(checks=(ToolsCalled(tools=("t",)),), audit_log=str(fifo))
     failure = run_trajectory(block, tmp_path, None)
     assert failure is not None and failure.kind is FailureKind.CONFIG
     assert failure.message == f"cannot read audit_log {fifo}: a named pipe (FIFO)"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import anyio
-
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, expected, leaf
 from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.spec import ConnectSpec
@@ -18,7 +16,7 @@ from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.wire import NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
 
-__all__ = ["SPEC", "ProbeFailed", "probe_server", "results"]
+__all__ = ["SPEC", "ProbeFailed", "check_server", "probe_server", "results"]
 
 
 class ProbeFailed(Exception):
@@ -31,8 +29,9 @@ class ProbeFailed(Exception):
         self.stderr = stderr
 
 
-async def probe_server(spec: ConnectSpec) -> list[Verdict]:
-    """Every check that applies to the server's transport; ProbeFailed when none could run."""
+async def probe_server(spec: ConnectSpec, verdicts: list[Verdict]) -> None:
+    """Every check that applies to the server's transport, into `verdicts` as each is made; ProbeFailed when
+    none could run."""
     fault: TransportFault | None = None
     server: ServerProcess | None = None
     try:
@@ -41,7 +40,7 @@ async def probe_server(spec: ConnectSpec) -> list[Verdict]:
                 if isinstance(link.channel, StdioChannel):
                     server = link.channel.server
                 try:
-                    verdicts = await run_checks(link)
+                    await run_checks(link, verdicts)
                 finally:
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
@@ -61,7 +60,6 @@ async def probe_server(spec: ConnectSpec) -> list[Verdict]:
             raise
         failure = classify(error, during="conformance", fault=fault, timeout=spec.request_timeout)
         raise ProbeFailed(failure, stderr) from error
-    return verdicts
 
 
 def results(verdicts: list[Verdict], location: Path) -> list[CaseResult]:
@@ -85,20 +83,28 @@ def results(verdicts: list[Verdict], location: Path) -> list[CaseResult]:
     return converted
 
 
-def run(spec: ConnectSpec, location: Path) -> list[CaseResult]:
-    """Probe the server and give the results: one per check, or one error (with the server's stderr and
-    the time it took) when no check could run. `location` is what the results name as their file."""
+async def check_server(spec: ConnectSpec, location: Path, found: list[CaseResult]) -> None:
+    """Probe the server into `found`: one result per check, or one error (with the server's stderr and the
+    time it took) when no check could run; when cancelled (a stop signal), the results of the checks made so
+    far. `location` is what the results name as their file."""
     started = time.perf_counter()
+    verdicts: list[Verdict] = []
+    failed: ProbeFailed | None = None
     try:
-        return results(anyio.run(probe_server, spec), location)
+        await probe_server(spec, verdicts)
     except ProbeFailed as error:
-        return [
-            CaseResult(
-                name="connect",
-                file=location,
-                status=Status.ERROR,
-                failure=error.failure,
-                stderr=error.stderr,
-                duration_s=time.perf_counter() - started,
+        failed = error
+    finally:  # also when cancelled
+        if failed is None:
+            found.extend(results(verdicts, location))
+        else:
+            found.append(
+                CaseResult(
+                    name="connect",
+                    file=location,
+                    status=Status.ERROR,
+                    failure=failed.failure,
+                    stderr=failed.stderr,
+                    duration_s=time.perf_counter() - started,
+                )
             )
-        ]

@@ -20,6 +20,7 @@ from jsonschema.validators import validator_for
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from pydantic import ValidationError
 
+from toolproof.mcp.stdio import StdioChannel, stray_warning
 from toolproof.model.result import Status
 from toolproof.probe.conformance.wire import Link, Message, NoAnswer
 
@@ -396,7 +397,19 @@ def passive(probe: Probe) -> list[Verdict]:
             )
         elif sent:
             verdicts.append(passed(check, f"server/{capability}#capabilities"))
+    if isinstance(probe.link.channel, StdioChannel):
+        verdicts.append(stdout_only_messages(probe.link.stray))
     return verdicts
+
+
+def stdout_only_messages(stray: list[str]) -> Verdict:
+    """The stdio rule: the server MUST NOT write anything to its stdout that is not a valid MCP message."""
+    check, section = "stdout holds only MCP messages", "basic/transports#stdio"
+    warning = stray_warning(stray)
+    if warning is None:
+        return passed(check, section)
+    rule = "the server MUST NOT write anything to its stdout that is not a valid MCP message"
+    return failed(check, section, f"{warning} ({rule})")
 
 
 CHECKS: tuple[Check, ...] = (
@@ -412,11 +425,12 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-async def run_checks(link: Link) -> list[Verdict]:
-    """Every check on one fresh link, in order; a request left unanswered fails its check, ends the rest."""
+async def run_checks(link: Link, verdicts: list[Verdict]) -> None:
+    """Every check on one fresh link, in order, into `verdicts`; a request left unanswered fails its check,
+    ends the rest."""
     started = time.perf_counter()
-    verdicts, capabilities = await handshake(link)
-    verdicts = timed(verdicts, started)
+    made, capabilities = await handshake(link)
+    verdicts += timed(made, started)
     probe = Probe(link, capabilities, {}, set())
     for check in CHECKS:
         started = time.perf_counter()
@@ -424,8 +438,8 @@ async def run_checks(link: Link) -> list[Verdict]:
             verdicts += timed(await check(probe), started)
         except NoAnswer as error:
             verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return verdicts
-    return verdicts + passive(probe)
+            return
+    verdicts += passive(probe)
 
 
 def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:

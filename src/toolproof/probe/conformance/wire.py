@@ -17,7 +17,7 @@ from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.process import run_server
 from toolproof.mcp.sdk_private import TransportStreams
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.mcp.stdio import StdioChannel
+from toolproof.mcp.stdio import ProtocolViolation, StdioChannel
 from toolproof.model.server_config import Transport
 
 Message = dict[str, Any]
@@ -37,6 +37,7 @@ class Link:
     timeout: float
     channel: StdioChannel | HttpChannel
     seen: list[Message] = field(default_factory=list)
+    stray: list[str] = field(default_factory=list)  # lines on stdout that are not JSON-RPC, as written
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def send(self, message: Message) -> None:
@@ -64,6 +65,7 @@ class Link:
                 except (anyio.EndOfStream, anyio.ClosedResourceError) as closed:
                     raise NoAnswer(f"{method}: the connection closed before the answer") from closed
                 if isinstance(arrived, Exception):
+                    self._note(arrived)
                     continue
                 wire: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
                 if "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
@@ -72,6 +74,10 @@ class Link:
                 if "id" in wire and "method" in wire:
                     await self._answer(wire)
         raise NoAnswer(f"{method}: no answer within {self.timeout:g} s")
+
+    def _note(self, arrived: object) -> None:
+        if isinstance(arrived, ProtocolViolation) and arrived.line is not None:
+            self.stray.append(arrived.line)
 
     async def _answer(self, asked: Message) -> None:
         if asked["method"] == "ping":
@@ -85,6 +91,7 @@ class Link:
         with anyio.move_on_after(seconds):
             while True:
                 arrived = await self.read.receive()
+                self._note(arrived)
                 if not isinstance(arrived, Exception):
                     seen: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
                     self.seen.append(seen)

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.core.numbers import integer
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 from toolproof.sources.traces.errors import TraceError
-from toolproof.sources.traces.values import arguments, content_text, integer, millis, span_ms
+from toolproof.sources.traces.values import arguments, content_text, millis, span_ms
 
 
 @dataclass

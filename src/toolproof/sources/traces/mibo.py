@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from toolproof.core.numbers import integer
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
 from toolproof.sources.traces import n8n_execution
 from toolproof.sources.traces.errors import TraceError
@@ -28,7 +29,6 @@ from toolproof.sources.traces.otel import attributes, events
 from toolproof.sources.traces.spans import Span, transcript, with_events
 from toolproof.sources.traces.values import (
     arguments,
-    integer,
     lookup,
     mapping,
     maybe_json,

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolproof.core.numbers import integer
 from toolproof.model.transcript import Transcript
 from toolproof.sources.traces import shapes
 from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.spans import Span, renumbered, turn_of, with_events
-from toolproof.sources.traces.values import integer, mapping, millis
+from toolproof.sources.traces.values import mapping, millis
 
 
 def any_value(value: Any) -> Any:

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from toolproof.core.numbers import integer
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn, Usage
-from toolproof.sources.traces.values import arguments, content_text, integer, maybe_json
+from toolproof.sources.traces.values import arguments, content_text, maybe_json
 
 CHAT_OPERATIONS = frozenset({"chat", "text_completion", "generate_content"})
 _INDEXED = re.compile(r"gen_ai\.(prompt|completion)\.(\d+)\.(.+)")

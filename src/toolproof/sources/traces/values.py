@@ -89,18 +89,6 @@ def span_ms(start: Any, end: Any) -> float | None:
     return None if first is None or last is None else max(0.0, last - first)
 
 
-def integer(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
-
 def mapping(value: Any) -> Mapping[str, Any]:
     """`value` when it is a mapping, else an empty one."""
     return value if isinstance(value, Mapping) else {}

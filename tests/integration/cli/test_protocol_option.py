@@ -1,0 +1,40 @@
+"""`--protocol` on every command that talks to a server: a pinned 2026-07-28 era never falls back
+(tiny_server speaks only the handshake era), auto does."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolproof.cli import main
+
+TINY = Path(__file__).resolve().parents[3] / "examples" / "servers" / "tiny_server.py"
+HANDSHAKE_ANSWER = "did not answer in the 2026-07-28 era"
+TALKING = [
+    *("run", "ci", "watch", "matrix", "snapshot", "coverage", "init", "generate"),  # suites, authoring
+    *("lint", "audit", "fuzz"),  # probes
+]
+
+
+@pytest.mark.parametrize("command", TALKING)
+def test_every_command_that_talks_to_a_server_takes_protocol(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--protocol {2025-11-25,2026-07-28,auto}" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.servers
+@pytest.mark.parametrize("protocol", ["2026-07-28", "auto"])
+def test_lint_speaks_the_era_it_is_given(protocol: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["lint", "--server", f"{sys.executable} {TINY}", "--protocol", protocol])
+    err = capsys.readouterr().err
+    if protocol == "auto":
+        assert HANDSHAKE_ANSWER not in err
+        assert status in (0, 1)  # lint's status says whether it found something
+    else:
+        assert HANDSHAKE_ANSWER in err
+        assert status == 2
