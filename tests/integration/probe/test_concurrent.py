@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -73,3 +74,30 @@ def test_a_failure_shows_only_what_the_server_wrote_during_its_own_call() -> Non
     calls = [Call("complain", {"label": "slow", "seconds": 3}), Call("complain", {"label": "quick"})]
     outcomes, _, _ = make(spec(SLOW, timeout=10), calls, jobs=2)
     assert [outcome.stderr.strip() for outcome in outcomes] == ["complaint slow", "complaint quick"]
+
+
+def test_a_fuzz_stopped_while_inputs_are_in_flight_keeps_their_answers(tmp_path: Path) -> None:
+    from toolproof.probe.fuzz import FuzzPlan, fuzz_tool
+    from toolproof.probe.verdicts import Verdict
+
+    calls = tmp_path / "calls"
+    connect = spec(SLOW, "--delay", "0.5", "--calls", str(calls), timeout=10.0)
+    tool = {"name": "work", "inputSchema": {"type": "object", "properties": {"label": {"type": "string"}}}}
+    probes: list[Any] = []
+
+    async def fuzz() -> None:
+        async with Prober(connect) as prober:
+            await fuzz_tool(prober, tool, FuzzPlan(seed=1, runs=30), None, probes, 2)
+
+    async def go() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(fuzz)
+            # a fifth call was sent once one of the first was answered: stop before the 30 are
+            while not calls.exists() or len(calls.read_text().splitlines()) < 5:
+                await anyio.sleep(0.05)
+            group.cancel_scope.cancel()
+
+    anyio.run(go)
+    assert probes, "the answers that came before the stop are kept"
+    assert len(probes) < 30
+    assert all(probe.outcome is not None and probe.verdict is not Verdict.SKIPPED for probe in probes)
