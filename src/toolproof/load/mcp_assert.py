@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,16 +21,11 @@ from toolproof.load.syntax import syntax_errors
 from toolproof.load.validation import Loc, drop_null_fields, unknown_key, validation_errors
 from toolproof.load.yaml_source import Document, KeyPath, as_document
 from toolproof.model.envelope import SourceRef
-from toolproof.model.scenario import (
-    Assertion,
-    CallCheck,
-    SequenceCheck,
-    TextMatcher,
-    ToolsCalled,
-    ToolsNotCalled,
-)
 from toolproof.model.server_case import Case, TrajectoryCheck
 from toolproof.model.server_config import go_string, one_or_many
+
+if TYPE_CHECKING:  # the agent checks load only for a file with a trajectory
+    from toolproof.model.scenario import Assertion
 
 detect = shapes.mcp_assert
 """The shape test of this dialect (`load/shapes.py`)."""
@@ -72,6 +67,8 @@ class _Trajectory(BaseModel):
 def _assertion(check: TrajectoryCheck, line: int, column: int) -> Assertion:
     """The agent assertion that checks what one `trajectory:` check does, labelled with its type (a check
     naming no tool looks for calls of the tool ``, which never occur: it fails, as in mcp-assert)."""
+    from toolproof.model.scenario import CallCheck, SequenceCheck, TextMatcher, ToolsCalled, ToolsNotCalled
+
     where = {"label": check.type, "line": line, "column": column}
     if check.type == "order":
         return SequenceCheck(mode="ordered", sequences=(tuple(check.tools),), **where)
