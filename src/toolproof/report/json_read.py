@@ -56,6 +56,8 @@ def _result(entry: dict[str, Any]) -> CaseResult:
         trials=None if trials is None else _trials(trials),
         shared_server=entry.get("shared_server"),
         steps=tuple(Step(**step) for step in entry.get("steps", [])),
+        protocol=entry.get("protocol"),
+        warnings=tuple(entry.get("warnings", ())),
     )
 
 
