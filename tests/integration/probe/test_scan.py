@@ -38,7 +38,7 @@ def found(done: Probed) -> set[tuple[str, str]]:
     """(location, rule) of every finding in the JSON report."""
     places = set()
     for result in done.report["results"]:
-        if result["status"] in ("FAIL", "SKIP"):
+        if result["status"] == "FAIL" or result.get("warnings"):
             location, rule = re.match(r"(.*) (S\d{3}): ", result["name"]).groups()  # type: ignore[union-attr]
             places.add((location, rule))
     return places
@@ -248,7 +248,7 @@ def test_a_judge_grades_the_text_findings_and_replays_from_its_cassette(
     )
     verdicts = recorded.verdicts()
     first, *rest = (name for name in verdicts if " S1" in name)
-    assert first.endswith("(judge: benign: a label in a test server)") and verdicts[first] == "SKIP"
+    assert first.endswith("(judge: benign: a label in a test server)") and verdicts[first] == "PASS"
     assert all(
         name.endswith("(judge: malicious: hides instructions)") and verdicts[name] == "FAIL" for name in rest
     )
