@@ -31,7 +31,7 @@ from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import Expect
 
-Check = Callable[[Expect, Observation], Failure | None]
+ExpectChecker = Callable[[Expect, Observation], Failure | None]
 
 RESULT_FIELDS = ("locations", "items", "results", "references", "symbols")
 
@@ -337,7 +337,7 @@ def check_min_progress(expect: Expect, obs: Observation) -> Failure | None:
                  f"call, got {obs.progress_count}", expect.min_progress, obs.progress_count)
 
 
-CHECKS: tuple[tuple[str, Check], ...] = (
+CHECKS: tuple[tuple[str, ExpectChecker], ...] = (
     ("not_error", check_not_error),
     ("is_error", check_is_error),
     ("not_empty", check_not_empty),
