@@ -220,7 +220,7 @@ def schema() -> Schema:
     refs, defs = model_schemas([ServerConfig])
     checks: Schema = {"type": "array", "items": {"$ref": CHECK}}
     turn = closed(own.TURN_KEYS, {"user": SCALAR_TEXT, "expect": checks})
-    judge_context = ("prompt", "tool_sequence", "tool_inputs", "tool_outputs", "tool_catalog")
+    judge_context = accepted(lambda r: own._Own(r).judge_context({})).keys
     body = closed(
         own.CASE_KEYS,
         {
