@@ -67,8 +67,9 @@ class TrialFinished:
 
 @dataclass(frozen=True)
 class RunStopped:
-    """The run stopped before every case finished (a stop signal, or `--maxfail` reached): `reason`, and how
-    many cases did not finish; `RunFinished` follows with the cases that did."""
+    """The run stopped before every case finished (a stop signal, or `--maxfail` reached): `reason`, which
+    completes "stopped ..." ("after 1 failure (-x/--maxfail)"), and how many cases did not finish;
+    `RunFinished` follows with the cases that did."""
 
     reason: str
     unfinished: int

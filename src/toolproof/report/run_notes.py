@@ -44,11 +44,9 @@ class RunNotes:
         return found
 
     def lines(self) -> list[str]:
-        """The notes as lines of text: `warning: ...`, `load error: FILE:LINE: ...`, `stopped: ...`."""
+        """The notes as lines of text: `warning: ...`, `load error: FILE:LINE:COLUMN: ...`, `stopped ...`."""
         found = [f"warning: {warning}" for warning in self.warnings]
-        for failed in self.load_errors:
-            where = f"{failed.file.as_posix()}:{failed.line}"
-            found += [f"load error: {where}: {problem}" for problem in failed.problems]
+        found += [f"load error: {problem}" for failed in self.load_errors for problem in failed.problems]
         if self.stopped is not None:
-            found.append(f"stopped: {self.stopped.reason} ({self.stopped.unfinished} cases did not finish)")
+            found.append(f"stopped {self.stopped.reason}; {self.stopped.unfinished} cases not run")
         return found

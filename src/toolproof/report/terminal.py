@@ -202,12 +202,11 @@ class TerminalReport:
         if isinstance(event, Warned):
             warn(self._scrub(event.message), self._err)
         elif isinstance(event, LoadFailed):
-            where = f"{event.file.as_posix()}:{event.line}"
             for problem in event.problems:
-                warn(self._scrub(f"could not load {where}: {problem}"), self._err)
+                warn(self._scrub(f"load error: {problem}"), self._err)
         elif isinstance(event, RunStopped):
-            unfinished = f"{event.unfinished} case{'' if event.unfinished == 1 else 's'}"
-            self._out.line([(f"stopped ({self._line(event.reason)}): {unfinished} did not finish", "yellow")])
+            text = f"stopped {self._line(event.reason)}; {event.unfinished} of {self._total} cases not run"
+            self._out.line([(text, "yellow")])
             self._printed = True
         elif isinstance(event, TrialFinished) and self._verbosity >= Verbosity.VERBOSE:
             result = event.result

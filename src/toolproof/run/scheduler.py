@@ -68,7 +68,7 @@ async def run_all(
     alive = anyio.Semaphore(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
-    stop = "cancelled"  # what ends a run early unless --maxfail does: a stop signal, a time limit
+    stop = "when cancelled"  # what ends a run early unless --maxfail does: a stop signal, a time limit
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
@@ -83,7 +83,7 @@ async def run_all(
         sink.handle(CaseFinished(result=result, index=index, total=total))
         failed += result.status in (Status.FAIL, Status.ERROR)
         if maxfail and failed >= maxfail:
-            stop = f"{failed} failed, the limit of --maxfail (or -x)"
+            stop = f"after {failed} failure{'' if failed == 1 else 's'} (-x/--maxfail)"
             group.cancel_scope.cancel()
 
     try:
@@ -93,7 +93,7 @@ async def run_all(
                 group.start_soon(one, index, items[index])
     except BaseException as error:
         if not isinstance(error, anyio.get_cancelled_exc_class()):
-            stop = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            stop = f"by {type(error).__name__}" + (f": {error}" if str(error) else "")
         raise
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
         done = [result for result in results if result is not None]

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.unit.report.synthetic import SECRET, feed, sample
 
 from toolproof.core.sanitize import MASK
-from toolproof.model.events import Event, LoadFailed, RunStopped, Sink, TrialFinished, Warned
+from toolproof.model.events import Event, LoadFailed, RunStarted, RunStopped, Sink, TrialFinished, Warned
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.json_report import JsonReport
 from toolproof.report.junit import JUnitReport
@@ -20,7 +20,7 @@ from toolproof.report.terminal import TerminalReport, Verbosity
 NOTES: list[Event] = [
     Warned(f"--server applies to stdio servers only (token {SECRET})"),
     LoadFailed(Path("suites/bad.yaml"), 4, ("suites/bad.yaml:4:3: timeout: invalid duration", "second")),
-    RunStopped("cancelled", 2),
+    RunStopped("when cancelled", 2),
 ]
 
 
@@ -35,13 +35,14 @@ def test_the_terminal_says_them_as_they_come() -> None:
     terminal = TerminalReport(stdout=out, stderr=err, secrets=[SECRET], env={})
     terminal.handle(NOTES[0])
     assert err.getvalue() == f"toolproof: --server applies to stdio servers only (token {MASK})\n"
+    terminal.handle(RunStarted(total=3))
     for event in NOTES[1:]:
         terminal.handle(event)
     assert err.getvalue().splitlines()[1:] == [
-        "toolproof: could not load suites/bad.yaml:4: suites/bad.yaml:4:3: timeout: invalid duration",
-        "toolproof: could not load suites/bad.yaml:4: second",
+        "toolproof: load error: suites/bad.yaml:4:3: timeout: invalid duration",
+        "toolproof: load error: second",
     ]
-    assert out.getvalue() == "stopped (cancelled): 2 cases did not finish\n"
+    assert out.getvalue() == "stopped when cancelled; 2 of 3 cases not run\n"
 
 
 def test_the_terminal_shows_each_trial_only_when_verbose() -> None:
@@ -65,7 +66,7 @@ def test_the_json_report_records_them(tmp_path: Path) -> None:
             "problems": ["suites/bad.yaml:4:3: timeout: invalid duration", "second"],
         }
     ]
-    assert document["stopped"] == {"reason": "cancelled", "unfinished": 2}
+    assert document["stopped"] == {"reason": "when cancelled", "unfinished": 2}
 
 
 def test_a_run_without_them_has_no_such_keys(tmp_path: Path) -> None:
@@ -83,8 +84,8 @@ def test_the_junit_report_records_them_in_a_suite_of_the_run(tmp_path: Path) -> 
     text = run[0].findtext("system-out") or ""
     assert text.splitlines() == [
         f"warning: --server applies to stdio servers only (token {MASK})",
-        "load error: suites/bad.yaml:4: suites/bad.yaml:4:3: timeout: invalid duration",
-        "load error: suites/bad.yaml:4: second",
-        "stopped: cancelled (2 cases did not finish)",
+        "load error: suites/bad.yaml:4:3: timeout: invalid duration",
+        "load error: second",
+        "stopped when cancelled; 2 cases not run",
     ]
     assert root.get("tests") == "4"  # the run's suite adds no case

@@ -151,7 +151,7 @@ def test_a_run_stopped_by_maxfail_says_so_before_it_finishes() -> None:
     sink = Recorder()
     anyio.run(lambda: run_all(range(4), execute, str, jobs=2, sink=sink, maxfail=1))
     stopped = [event for event in sink.events if isinstance(event, RunStopped)]
-    assert stopped == [RunStopped("1 failed, the limit of --maxfail (or -x)", 3)]
+    assert stopped == [RunStopped("after 1 failure (-x/--maxfail)", 3)]
     assert sink.events.index(stopped[0]) == len(sink.events) - 2  # just before RunFinished
 
 
@@ -166,6 +166,6 @@ def test_a_cancelled_run_says_so_and_a_whole_run_does_not() -> None:
 
     stopped, whole = Recorder(), Recorder()
     anyio.run(cancelled, stopped)
-    assert [e for e in stopped.events if isinstance(e, RunStopped)] == [RunStopped("cancelled", 2)]
+    assert [e for e in stopped.events if isinstance(e, RunStopped)] == [RunStopped("when cancelled", 2)]
     anyio.run(lambda: run_all(range(1), execute, str, jobs=1, sink=whole))
     assert not any(isinstance(e, RunStopped) for e in whole.events)
