@@ -65,6 +65,12 @@ class Reports:
             sinks += [row.make(destination, context) for destination in self.destinations(row.name)]
         sinks += self._state_sinks()
         every = Broadcast([*sinks, *([also] if also is not None else [])])
+        known = [row.name for row in formats.FORMATS]
+        for name in sorted(set(self.files) - set(known)):
+            from toolproof.model.events import Warned
+
+            unknown = f"no report format is named {name!r}; not written (formats: {', '.join(known)})"
+            every.handle(Warned(unknown))
         if self.resume is None:
             return every
         from toolproof.report.resume import ResumedSink

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import json
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,15 @@ def test_a_field_and_the_step_summaries_are_markdown_destinations(tmp_path: Path
     assert reports.destinations("markdown") == [field, summary]
     feed(reports.sink(()), sample())
     assert field.read_text() == summary.read_text() != ""
+
+
+def test_a_destination_for_no_format_is_a_warning_every_report_gets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.json"
+    reports = Reports(terminal=io.StringIO(), files={"tpa": tmp_path / "out.tap", "json": report})
+    feed(reports.sink(()), sample())
+    said = "no report format is named 'tpa'; not written (formats: json, junit, markdown, html, badge, "
+    assert json.loads(report.read_text())["warnings"][0].startswith(said)
+    assert capsys.readouterr().err.startswith(f"toolproof: {said}")
+    assert not (tmp_path / "out.tap").exists()
