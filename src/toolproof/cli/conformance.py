@@ -35,8 +35,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check that a server follows the MCP protocol (lifecycle, errors, pagination, capabilities)",
         description="Start (stdio) or reach (http, sse) a server and check it against the protocol rules "
         "that hold for every server, one result per check, each naming the spec section it enforces. "
-        "Exit status: 0 every check passed or was skipped, 1 any failed, 2 usage error or the server "
-        "could not be started, reached or initialized.",
+        "Exit status: 0 every check passed or was skipped (or failed as the --baseline file expects), 1 any "
+        "other failed, 2 usage error or the server could not be started, reached or initialized.",
     )
     parser.add_argument(
         "--server",
@@ -78,6 +78,7 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
     from toolproof.probe.conformance import check_server
+    from toolproof.probe.conformance.expected import as_judged
     from toolproof.probe.conformance.inputs import InputsError, ProbeInputs, read_inputs
     from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
@@ -127,4 +128,6 @@ def conformance(args: argparse.Namespace) -> int:
     results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
     outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, inputs))
     report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
-    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)
+    if isinstance(outcome, Interrupted):
+        return outcome.report(f"toolproof {_NAME}")
+    return exit_code_of(as_judged(results, args.baseline))

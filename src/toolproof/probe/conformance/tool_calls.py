@@ -11,7 +11,7 @@ import binascii
 from typing import Any
 
 import mcp_types as types
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from toolproof.probe.conformance.checks import (
     ProbedServer,
@@ -33,7 +33,13 @@ CONTENT = (
     ("audio content is well-formed", "audio", "audio/"),
     ("embedded resource content is well-formed", "resource", ""),
 )
-CONTENT_ADAPTER: TypeAdapter[types.ContentBlock] = TypeAdapter(types.ContentBlock)
+BLOCKS: dict[str, type[BaseModel]] = {
+    "text": types.TextContent,
+    "image": types.ImageContent,
+    "audio": types.AudioContent,
+    "resource": types.EmbeddedResource,
+    "resource_link": types.ResourceLink,
+}
 MIXED = "mixed content is well-formed"
 ERRORS = "tool errors are isError results with content"
 
@@ -61,10 +67,15 @@ async def call_tools(server: ProbedServer) -> list[RequirementResult]:
 
 def block_problem(block: dict[str, Any], media: str) -> str:
     """What is wrong with one content block (of a tool result or a prompt message), or ""."""
+    model = BLOCKS.get(str(block.get("type")))
+    if model is None:
+        return f"unknown content type {block.get('type')!r}"
     try:
-        parsed = CONTENT_ADAPTER.validate_python(block)
+        parsed = model.model_validate(block)
     except ValidationError as invalid:
-        return f"a {block.get('type')} block is not valid: {invalid.errors()[0]['msg']}"
+        error = invalid.errors()[0]
+        where = ".".join(map(str, error["loc"]))
+        return f"a {block.get('type')} block is not valid: {where}: {error['msg']}"
     if isinstance(parsed, types.ImageContent | types.AudioContent):
         if media and not parsed.mime_type.startswith(media):
             return f"a {parsed.type} block has mimeType {parsed.mime_type!r}, not {media}*"
