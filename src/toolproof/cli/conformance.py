@@ -78,7 +78,7 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
     from toolproof.probe.conformance import check_server
-    from toolproof.probe.conformance.expected import as_judged
+    from toolproof.probe.conformance.expected_failures import as_judged
     from toolproof.probe.conformance.inputs import InputsError, ProbeInputs, read_inputs
     from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth

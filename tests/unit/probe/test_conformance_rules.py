@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
-from toolproof.probe.conformance.expected import as_judged
+from toolproof.probe.conformance.expected_failures import as_judged
 from toolproof.probe.conformance.inputs import InputsError, read_inputs
 from toolproof.probe.conformance.official import ALPHA, STABLE, UNTESTED, official
 from toolproof.probe.conformance.reads import fill

@@ -81,6 +81,15 @@ def skipped(check: str, section: str, reason: str) -> RequirementResult:
     return RequirementResult(check, section, Status.SKIP, reason)
 
 
+def judged(check: str, section: str, problems: list[str], seen: list[str], none: str) -> RequirementResult:
+    """Failed with the first problems, else passed naming what was checked (`seen`), else skipped: `none`."""
+    if problems:
+        return failed(check, section, "; ".join(problems[:3]))
+    if seen:
+        return passed(check, section, ", ".join(sorted(set(seen))[:5]))
+    return skipped(check, section, none)
+
+
 def error_code(answer: Message) -> int | None:
     error = answer.get("error")
     return error.get("code") if isinstance(error, dict) else None

@@ -8,6 +8,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
 import httpx2
 
 from toolproof.mcp.http import HttpChannel
@@ -19,6 +20,7 @@ TRANSPORTS = "basic/transports"
 ACCEPT = "application/json, text/event-stream"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 HOSTILE = "evil.example"
+STREAMS = 3
 
 
 def _message(method: str, ident: int | None = 1, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -59,7 +61,7 @@ async def http_checks(spec: ConnectSpec) -> list[RequirementResult]:
     async with channel.client(auth=channel.auth_flow()) as client:
         started = time.perf_counter()
         verdicts = timed(await _session(client, spec.url), started)
-        for check in (_protocol_header, _priming, _rebinding):
+        for check in (_protocol_header, _priming, _streams, _rebinding):
             started = time.perf_counter()
             verdicts += timed([await check(client, spec.url)], started)
         return verdicts
@@ -156,6 +158,25 @@ async def _priming(client: httpx2.AsyncClient, url: str) -> RequirementResult:
             warnings=("the priming event SHOULD carry a retry field (SEP-1699)",),
         )
     return passed(check, section, f"retry {first['retry']} ms")
+
+
+async def _streams(client: httpx2.AsyncClient, url: str) -> RequirementResult:
+    """The client MAY keep several POST streams open at once: requests sent together are each answered."""
+    check, section = "several POST streams at once", f"{TRANSPORTS}#multiple-connections"
+    session = await _open(client, url)
+    headers = {"MCP-Protocol-Version": "2025-11-25", **({"Mcp-Session-Id": session} if session else {})}
+    answers: list[httpx2.Response] = []
+
+    async def ping(ident: int) -> None:
+        answers.append(await _post(client, url, _message("ping", ident), headers))
+
+    async with anyio.create_task_group() as group:
+        for ident in range(10, 10 + STREAMS):
+            group.start_soon(ping, ident)
+    refused = [_brief(answer) for answer in answers if answer.status_code != 200]
+    if refused:
+        return failed(check, section, f"of {STREAMS} pings sent together, some got {', '.join(refused)}")
+    return passed(check, section, f"{STREAMS} pings answered")
 
 
 async def _protocol_header(client: httpx2.AsyncClient, url: str) -> RequirementResult:

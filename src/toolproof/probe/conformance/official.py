@@ -103,6 +103,12 @@ OFFICIAL: dict[str, tuple[Scenario, ...]] = {
     "SSE priming event (SEP-1699)": (
         Scenario("server-sse-polling", ("server-sse-priming-event", "server-sse-retry-field"), (STABLE,)),
     ),
+    "several POST streams at once": (
+        Scenario(
+            "server-sse-multiple-streams",
+            ("server-accepts-multiple-post-streams", "server-sse-streams-functional"),
+        ),
+    ),
     "foreign Host/Origin rejected (DNS rebinding)": (
         Scenario(
             "dns-rebinding-protection", ("localhost-host-rebinding-rejected", "localhost-host-valid-accepted")

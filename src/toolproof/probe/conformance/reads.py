@@ -14,6 +14,7 @@ from toolproof.probe.conformance.checks import (
     RequirementResult,
     error_code,
     failed,
+    judged,
     passed,
     said,
     skipped,
@@ -53,13 +54,8 @@ async def resources(server: ProbedServer) -> list[RequirementResult]:
                 problems[kind].append(f"{uri}: {problem}")
     verdicts = []
     for check, kind in zip(checks, ("text", "blob"), strict=True):
-        if problems[kind]:
-            verdicts.append(failed(check, section, "; ".join(problems[kind][:3])))
-        elif found[kind]:
-            verdicts.append(passed(check, section, ", ".join(sorted(set(found[kind]))[:5])))
-        else:
-            why = f"no resource read had {kind} contents" if listed else "the server lists no resource"
-            verdicts.append(skipped(check, section, why))
+        why = f"no resource read had {kind} contents" if listed else "the server lists no resource"
+        verdicts.append(judged(check, section, problems[kind], found[kind], why))
     return verdicts
 
 
@@ -156,15 +152,7 @@ async def prompts(server: ProbedServer) -> list[RequirementResult]:
                 got[block["type"]].append(name)
                 if problem := block_problem(block, "image/" if block["type"] == "image" else ""):
                     problems[block["type"]].append(f"{name}: {problem}")
-    verdicts = []
-    for key, check in checks.items():
-        if problems[key]:
-            verdicts.append(failed(check, section, "; ".join(problems[key][:3])))
-        elif got[key]:
-            verdicts.append(passed(check, section, ", ".join(sorted(set(got[key]))[:5])))
-        else:
-            verdicts.append(skipped(check, section, _none(key)))
-    return verdicts
+    return [judged(check, section, problems[key], got[key], _none(key)) for key, check in checks.items()]
 
 
 def _none(key: str) -> str:

@@ -8,7 +8,14 @@ from typing import Any
 import mcp_types as types
 from pydantic import BaseModel, ValidationError
 
-from toolproof.probe.conformance.checks import ProbedServer, RequirementResult, failed, passed, skipped
+from toolproof.probe.conformance.checks import (
+    ProbedServer,
+    RequirementResult,
+    failed,
+    judged,
+    passed,
+    skipped,
+)
 
 PRIMITIVE = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
 DEFAULTS = "elicitation defaults match their types (SEP-1034)"
@@ -78,20 +85,11 @@ def server_messages(server: ProbedServer) -> list[RequirementResult]:
         return [*verdicts, skipped(DEFAULTS, section, reason), skipped(ENUMS, section, reason)]
     defaults = [f"{name}: {p}" for name, f in fields if "default" in f and (p := default_problem(f))]
     with_defaults = [name for name, f in fields if "default" in f]
-    if defaults:
-        verdicts.append(failed(DEFAULTS, section, "; ".join(defaults[:3])))
-    elif with_defaults:
-        verdicts.append(passed(DEFAULTS, section, ", ".join(with_defaults[:5])))
-    else:
-        verdicts.append(skipped(DEFAULTS, section, "no field of the forms asked for has a default"))
+    none = "no field of the forms asked for has a default"
+    verdicts.append(judged(DEFAULTS, section, defaults, with_defaults, none))
     enums = [name for name, f in fields if enum_kind(f)]
     bad = [f"{name}: {p}" for name, f in fields if enum_kind(f) and (p := enum_problem(f))]
-    if bad:
-        verdicts.append(failed(ENUMS, section, "; ".join(bad[:3])))
-    elif enums:
-        verdicts.append(passed(ENUMS, section, ", ".join(enums[:5])))
-    else:
-        verdicts.append(skipped(ENUMS, section, "no field of the forms asked for is an enum"))
+    verdicts.append(judged(ENUMS, section, bad, enums, "no field of the forms asked for is an enum"))
     return verdicts
 
 
