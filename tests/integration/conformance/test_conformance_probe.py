@@ -43,6 +43,10 @@ BROKEN = {
     "cancel-crash": {"a stray cancellation is ignored"},
     # only ping itself: the check after a stray cancellation asks for a listing the server has
     "no-ping": {"ping"},
+    "bad-image": {"image content is well-formed"},
+    "bad-log": {"log messages are well-formed"},
+    "bad-default": {"elicitation defaults match their types (SEP-1034)"},
+    "bad-enum-names": {"elicitation enums are well-formed (SEP-1330)"},
 }
 pytestmark = pytest.mark.servers
 

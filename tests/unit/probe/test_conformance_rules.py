@@ -66,10 +66,10 @@ def test_an_elicitation_enum_takes_one_of_the_sep_1330_forms(field: dict[str, An
         ({"type": "image", "data": PNG, "mimeType": "image/png"}, ""),
         (
             {"type": "image", "data": "not base64!", "mimeType": "image/png"},
-            "a image block's data is not base64",
+            "image content whose data is not base64",
         ),
-        ({"type": "image", "data": PNG, "mimeType": "text/plain"}, "a image block has mimeType 'text/plain'"),
-        ({"type": "audio", "data": PNG}, "a audio block is not valid: mimeType: Field required"),
+        ({"type": "image", "data": PNG, "mimeType": "text/plain"}, "image content has mimeType 'text/plain'"),
+        ({"type": "audio", "data": PNG}, "audio content is not valid: mimeType: Field required"),
         ({"type": "resource", "resource": {"uri": "x://a", "text": "t"}}, ""),
         ({"type": "video", "data": PNG}, "unknown content type 'video'"),
         (

@@ -75,12 +75,12 @@ def block_problem(block: dict[str, Any], media: str) -> str:
     except ValidationError as invalid:
         error = invalid.errors()[0]
         where = ".".join(map(str, error["loc"]))
-        return f"a {block.get('type')} block is not valid: {where}: {error['msg']}"
+        return f"{block.get('type')} content is not valid: {where}: {error['msg']}"
     if isinstance(parsed, types.ImageContent | types.AudioContent):
         if media and not parsed.mime_type.startswith(media):
-            return f"a {parsed.type} block has mimeType {parsed.mime_type!r}, not {media}*"
+            return f"{parsed.type} content has mimeType {parsed.mime_type!r}, not {media}*"
         if not _base64(parsed.data):
-            return f"a {parsed.type} block's data is not base64"
+            return f"{parsed.type} content whose data is not base64"
     if isinstance(parsed, types.EmbeddedResource):
         contents = parsed.resource
         if isinstance(contents, types.BlobResourceContents) and not _base64(contents.blob):
