@@ -32,6 +32,7 @@ BREAKS = {
     "no-ping": "has no ping (answers it with -32601, as for any unknown method)",
     "bad-image": "returns image content whose data is not base64",
     "bad-log": "sends a log message at a level that does not exist",
+    "undeclared-log": "sends log messages without declaring logging (and has no logging/setLevel)",
     "bad-default": "asks for a form whose default is not one of its enum values (SEP-1034)",
     "bad-enum-names": "asks for a form whose enumNames do not match its enum (SEP-1330)",
 }
@@ -77,7 +78,8 @@ def capabilities() -> dict[str, Any]:
     caps: dict[str, Any] = {"tools": {}, "resources": {"subscribe": MODE != "hidden-subscribe"}}
     if MODE != "unannounced-list-changed":
         caps["tools"]["listChanged"] = True
-    caps["logging"] = {}
+    if MODE != "undeclared-log":
+        caps["logging"] = {}
     return caps
 
 
@@ -106,8 +108,9 @@ def call_tool(ident: Any, params: dict[str, Any]) -> None:
                 "params": {"progressToken": token, "progress": 1},
             }
         )
-    if MODE == "bad-log":
-        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "loud", "data": "hi"}})
+    if MODE in ("bad-log", "undeclared-log"):
+        level = "loud" if MODE == "bad-log" else "info"
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": level, "data": "hi"}})
     if MODE in FORMS:  # the probe's answer comes back as a message without a method, which handle() ignores
         form = {"type": "object", "properties": FORMS[MODE]}
         asked = {"message": "Status?", "requestedSchema": form}
@@ -140,7 +143,7 @@ def handle(message: dict[str, Any]) -> None:
         list_tools(ident, params)
     elif method == "tools/call":
         call_tool(ident, params)
-    elif method == "logging/setLevel" and MODE != "silent-logging":
+    elif method == "logging/setLevel" and MODE not in ("silent-logging", "undeclared-log"):
         result(ident, {})
     elif method in ("resources/subscribe", "resources/unsubscribe"):
         if isinstance(params.get("uri"), str):

@@ -45,6 +45,7 @@ BROKEN = {
     "no-ping": {"ping"},
     "bad-image": {"image content is well-formed"},
     "bad-log": {"log messages are well-formed"},
+    "undeclared-log": {"log messages are well-formed"},
     "bad-default": {"elicitation defaults match their types (SEP-1034)"},
     "bad-enum-names": {"elicitation enums are well-formed (SEP-1330)"},
 }

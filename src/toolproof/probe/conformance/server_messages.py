@@ -44,14 +44,13 @@ def _well_formed(
 
 
 def server_messages(server: ProbedServer) -> list[RequirementResult]:
+    logs = _sent(server, "notifications/message")
+    check, section = "log messages are well-formed", "server/utilities/logging"
+    logged = _well_formed(check, section, logs, types.LoggingMessageNotificationParams, "log message")
+    if logs and "logging" not in server.capabilities:
+        logged = failed(check, section, f"{len(logs)} log message(s) sent without declaring logging")
     verdicts = [
-        _well_formed(
-            "log messages are well-formed",
-            "server/utilities/logging#log-message-notifications",
-            _sent(server, "notifications/message"),
-            types.LoggingMessageNotificationParams,
-            "log message",
-        ),
+        logged,
         _well_formed(
             "sampling requests are well-formed",
             "client/sampling#creating-messages",
