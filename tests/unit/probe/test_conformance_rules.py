@@ -10,6 +10,7 @@ import pytest
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.probe.conformance.expected_failures import as_judged
+from toolproof.probe.conformance.http_checks import visible_ascii
 from toolproof.probe.conformance.inputs import InputsError, read_inputs
 from toolproof.probe.conformance.official import ALPHA, STABLE, UNTESTED, official
 from toolproof.probe.conformance.reads import fill
@@ -125,3 +126,13 @@ def test_each_result_names_the_official_scenarios_of_both_releases_or_says_none_
     enums = official("elicitation enums are well-formed (SEP-1330)")["scenarios"][0]
     assert "elicitation-sep1330-legacy-enumnames" in enums["checks"]
     assert official("request ids are echoed") == {"scenarios": [], "note": UNTESTED}
+
+
+@pytest.mark.parametrize(
+    ("session", "problem"),
+    [("3f2a-9c~!", ""), ("a b", "the Mcp-Session-Id holds U+0020"), ("sess-ü\x7f", "U+007F, U+00FC")],
+)
+def test_a_session_id_holds_onlyvisible_ascii(session: str, problem: str) -> None:
+    verdict = visible_ascii(session)
+    assert verdict.status is (Status.FAIL if problem else Status.PASS)
+    assert problem in verdict.message

@@ -87,7 +87,7 @@ async def _session(client: httpx2.AsyncClient, url: str) -> list[RequirementResu
             skipped("DELETE ends the session", section, reason),
         ]
     version = {"MCP-Protocol-Version": "2025-11-25"}
-    verdicts = [_visible_ascii(session)]
+    verdicts = [visible_ascii(session)]
     without = await _post(client, url, _message("ping", 2), version)
     problems = []
     if without.status_code != 400:
@@ -111,7 +111,7 @@ async def _session(client: httpx2.AsyncClient, url: str) -> list[RequirementResu
     return verdicts
 
 
-def _visible_ascii(session: str) -> RequirementResult:
+def visible_ascii(session: str) -> RequirementResult:
     """The session id holds only visible ASCII characters (0x21 to 0x7E)."""
     check, section = "session id is visible ASCII", f"{TRANSPORTS}#session-management"
     outside = sorted({f"U+{ord(c):04X}" for c in session if not 0x21 <= ord(c) <= 0x7E})
