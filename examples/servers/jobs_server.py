@@ -13,7 +13,8 @@ A client that declares the extension in a request's capabilities gets a task (`r
 
 A client that does not declare it gets build_report's and flaky_job's answer at once, and error -32021
 (missing required client capability) from approve_deploy and endless, which cannot run without a task.
-greet(name) never makes a task. It serves both eras; run it over stdio (the default), or
+greet(name) never makes a task. Over HTTP, a tasks/* request whose Mcp-Name header is not its taskId is
+refused with -32020 (header mismatch). It serves both eras; run it over stdio (the default), or
 `--transport streamable-http --port 8000`.
 """
 
@@ -37,6 +38,7 @@ from pydantic import ConfigDict, Field
 
 TASKS = "io.modelcontextprotocol/tasks"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+HEADER_MISMATCH = -32020
 MISSING_CLIENT_CAPABILITY = -32021
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
@@ -200,19 +202,25 @@ class TasksExtension(Extension):
         self.tasks[task.task_id] = task
         return {"resultType": "task", **task.wire()}
 
-    def _task(self, params: TaskParams) -> Task:
+    def _task(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Task:
+        """The task `params` names; over HTTP its id must also be the request's Mcp-Name header."""
+        headers = getattr(ctx.request, "headers", None)
+        if headers is not None and headers.get("mcp-name") != params.task_id:
+            said = headers.get("mcp-name")
+            message = f"the Mcp-Name header ({said!r}) is not the taskId ({params.task_id!r})"
+            raise MCPError(code=HEADER_MISMATCH, message=message)
         task = self.tasks.get(params.task_id)
         if task is None:
             raise MCPError(code=INVALID_PARAMS, message=f"no task {params.task_id!r}")
         return task
 
     async def get(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> HandlerResult:
-        task = self._task(params)
+        task = self._task(ctx, params)
         task.advance()
         return task.wire()
 
     async def update(self, ctx: ServerRequestContext[Any, Any], params: UpdateParams) -> HandlerResult:
-        task = self._task(params)
+        task = self._task(ctx, params)
         for key, response in params.input_responses.items():
             if task.status == "input_required" and key in task.input_requests and task.on_answer:
                 task.input_requests = {}
@@ -220,7 +228,7 @@ class TasksExtension(Extension):
         return {}
 
     async def cancel(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> HandlerResult:
-        task = self._task(params)
+        task = self._task(ctx, params)
         task.advance()
         if task.status not in TERMINAL:
             task.set("cancelled", "cancelled by the client")

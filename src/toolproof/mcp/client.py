@@ -38,7 +38,7 @@ from toolproof.mcp.sdk_private import TransportStreams, mirror_tool_headers
 from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec, ProtocolMode
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
-from toolproof.mcp.tasks import TaskExtension, follow_task, is_task, unfinished_failure
+from toolproof.mcp.tasks import TaskExtension, TaskFollower, is_task, unfinished_failure
 from toolproof.model.observation import Notification, TaskRecord
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import TaskOptions
@@ -126,6 +126,7 @@ class Session:
         self._progress_calls = 0
         self._tools: dict[str, dict[str, Any]] | None = None
         self._excluded: dict[str, str] = {}
+        self._following: TaskFollower | None = None
 
     @property
     def notifications(self) -> list[Notification]:
@@ -186,6 +187,12 @@ class Session:
         if handshake is not None:
             return dict(handshake.get("capabilities") or {})
         return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+    @property
+    def task_in_flight(self) -> TaskRecord | None:
+        """The record so far of the task the latest tools/call was answered with, while it is followed (and
+        after the case's timeout cut it short)."""
+        return self._following.record() if self._following is not None else None
 
     @property
     def progress_count(self) -> int:
@@ -310,6 +317,7 @@ class Session:
         """tools/call, and the record of the task it was answered with, followed to its terminal status as
         `task` says (None when it was answered at once). The result is the tool's result: the completed
         task's, or empty when the task failed or was cancelled."""
+        self._following = None
         if self._mirrors_headers:
             await self._declared_for_call(name)
         params: dict[str, Any] = {"name": name, "arguments": arguments}
@@ -322,7 +330,10 @@ class Session:
             result = await self._answered("tools/call", params)
             if not is_task(result) or self.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 return result, None
-            return await follow_task(self, result, task or TaskOptions(), started, during)
+            self._following = TaskFollower(self, result, task or TaskOptions(), started, during)
+            final = await self._following.run()
+        self._following = None
+        return final
 
     async def _declared_for_call(self, name: str) -> None:
         """Make sure the tool's `x-mcp-header` parameters are known before it is called (the tools are

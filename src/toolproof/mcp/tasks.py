@@ -79,8 +79,10 @@ def is_task(result: dict[str, Any]) -> bool:
     return result.get("resultType") == TASK_RESULT
 
 
-class _Following:
-    """The state of one task being followed."""
+class TaskFollower:
+    """One task followed to a terminal status: `run()` returns the tool's result (empty unless the task
+    completed) and its record; `record()` is the record so far (of a task still running when the case timed
+    out). `started` is when the call was sent (`time.perf_counter()`), `during` names the call in messages."""
 
     def __init__(
         self, peer: TaskPeer, created: dict[str, Any], options: TaskOptions, started: float, during: str
@@ -148,7 +150,10 @@ class _Following:
         due = self._cancel_due()
         return self._interval() if due is None else min(self._interval(), due)
 
-    async def run(self) -> TaskRecord:
+    async def run(self) -> tuple[dict[str, Any], TaskRecord]:
+        """Poll to a terminal status. Raises `RequestFailed` (a timeout) when the task is still running after
+        `max_polls` polls (after cancelling it), RuntimeError when the server sends something that is not a
+        task."""
         while self.status not in TERMINAL:
             if self.status == "input_required":
                 await self._answer_inputs()
@@ -162,7 +167,8 @@ class _Following:
             self.polls += 1
             if self.states[-1] != self.status:
                 self.states.append(self.status)
-        return self.record()
+        result = self.task.get("result") if self.status == "completed" else None
+        return dict(result or {}), self.record()
 
     async def _give_up(self) -> None:
         """Cancel the task (a courtesy: what the server answers does not matter) and raise the timeout."""
@@ -192,20 +198,6 @@ def _checked(task: dict[str, Any], task_id: str | None, during: str) -> dict[str
     if needed is not None and not isinstance(task.get(needed), dict):
         raise RuntimeError(f"{during}: task {task['taskId']} is {status} without a {needed} object")
     return task
-
-
-async def follow_task(
-    peer: TaskPeer, created: dict[str, Any], options: TaskOptions, started: float, during: str
-) -> tuple[dict[str, Any], TaskRecord]:
-    """Follow the task `created` (a CreateTaskResult) to a terminal status; return the tool's result (empty
-    unless it completed) and the record of the task. `started` is when the call was sent
-    (`time.perf_counter()`). Raises `RequestFailed` (a timeout) when the task is still running after
-    `options.max_polls` polls (after cancelling it), RuntimeError when the server sends something that is
-    not a task. `during` names the call in messages."""
-    following = _Following(peer, created, options, started, during)
-    record = await following.run()
-    result = following.task.get("result") if record.status == "completed" else None
-    return dict(result or {}), record
 
 
 def unfinished_failure(record: TaskRecord, during: str) -> Failure:
