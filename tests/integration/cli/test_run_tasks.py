@@ -61,6 +61,7 @@ def test_a_task_fails_its_case_classified(
         "task.states: expected states working -> input_required -> completed, the task went working -> "
         "completed"
     )
+    assert outcome.result("wrong states")["line"] == 3  # the line of its expect.task, past name and server
     not_cancelled = failure("not cancelled")
     assert (not_cancelled["kind"], not_cancelled["check"]) == ("expectation", "task.status")
     assert failure("too slow")["message"].startswith("task.max_ms: the task ended after ")
