@@ -56,22 +56,23 @@ def check_task_states(expect: Expect, obs: Observation) -> Failure | None:
     return fail("task.states", message, wanted, obs.task.states)
 
 
-def check_task_min_ms(expect: Expect, obs: Observation) -> Failure | None:
-    least = expect.task.min_ms if expect.task else None
-    if least is None or obs.task is None or obs.task.duration_s * 1000 >= least:
+def _duration(check: str, limit: float | None, obs: Observation, *, at_least: bool) -> Failure | None:
+    """The task took at least (or at most) `limit` ms from the call to its end."""
+    if limit is None or obs.task is None:
         return None
     took = obs.task.duration_s * 1000
-    message = f"the task ended after {took:.0f} ms, expected at least {least:g} ms"
-    return fail("task.min_ms", message, least, took)
+    if (took >= limit) if at_least else (took <= limit):
+        return None
+    bound = "at least" if at_least else "at most"
+    return fail(check, f"the task ended after {took:.0f} ms, expected {bound} {limit:g} ms", limit, took)
+
+
+def check_task_min_ms(expect: Expect, obs: Observation) -> Failure | None:
+    return _duration("task.min_ms", expect.task.min_ms if expect.task else None, obs, at_least=True)
 
 
 def check_task_max_ms(expect: Expect, obs: Observation) -> Failure | None:
-    most = expect.task.max_ms if expect.task else None
-    if most is None or obs.task is None or obs.task.duration_s * 1000 <= most:
-        return None
-    took = obs.task.duration_s * 1000
-    message = f"the task ended after {took:.0f} ms, expected at most {most:g} ms"
-    return fail("task.max_ms", message, most, took)
+    return _duration("task.max_ms", expect.task.max_ms if expect.task else None, obs, at_least=False)
 
 
 def check_task_message(expect: Expect, obs: Observation) -> Failure | None:
