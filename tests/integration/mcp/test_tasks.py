@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 import pytest
 from tests.integration.mcp.helpers import ROOT, stdio
 
@@ -117,3 +118,33 @@ async def test_the_handshake_era_never_advertises_tasks_and_gets_answers_at_once
     assert task is None and result["content"][0]["text"] == "Report ready: 1 pages"
     assert "extensions" not in sent(wire, "initialize")[0].message.params["capabilities"]
     assert refused.value.failure.details["code"] == -32021
+
+
+BAD_TASKS = ROOT / "tests" / "servers" / "bad_tasks_server.py"
+
+
+@pytest.mark.parametrize(
+    ("tool", "said"),
+    [
+        ("wrong_id", "tasks/get: the task has taskId 'someone-else', expected 'wrong_id'"),
+        ("unknown_status", "tasks/get: task unknown_status: unknown status 'paused'"),
+        ("no_result", "tasks/get: task no_result is completed without a result object"),
+        ("bad_input", "the server's reply is not valid MCP"),
+    ],
+)
+async def test_a_task_that_breaks_the_extension_fails_as_protocol(tool: str, said: str) -> None:
+    async with open_session(stdio(sys.executable, str(BAD_TASKS), protocol="2026-07-28")) as session:
+        with pytest.raises(RequestFailed) as raised:
+            await session.call_tool_traced(tool, {})
+    assert raised.value.failure.kind is FailureKind.PROTOCOL
+    assert raised.value.failure.message.startswith(f"tools/call {tool}: {said}")
+
+
+async def test_the_case_timeout_fires_while_a_task_asks_to_be_polled_in_an_hour() -> None:
+    async with open_session(stdio(sys.executable, str(BAD_TASKS), protocol="2026-07-28")) as session:
+        await session.list_tools()  # the server is up
+        with anyio.fail_after(10):  # the case's timeout: it would otherwise wait an hour
+            with anyio.move_on_after(1):
+                await session.call_tool_traced("slow_poll", {})
+            task = session.task_in_flight
+    assert task is not None and (task.status, task.polls) == ("working", 0)
