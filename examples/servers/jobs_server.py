@@ -64,7 +64,9 @@ def _now() -> str:
 @dataclass
 class Task:
     """One task: its status, when its work is done (`due`, monotonic seconds; None: not scheduled), and
-    what it ends with then (`finish` gives the result, or `error` the JSON-RPC error)."""
+    what it ends with then (`finish` gives the result, or `error` the JSON-RPC error). `shown`: whether a
+    tasks/get has shown the status it is in, which it always does before leaving it, so the states a client
+    sees do not depend on how fast it polls."""
 
     task_id: str
     status: Status = "working"
@@ -77,13 +79,15 @@ class Task:
     on_answer: Callable[[Task, dict[str, Any]], None] | None = None
     created: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
+    shown: bool = False
 
     def set(self, status: Status, message: str) -> None:
-        self.status, self.message, self.updated = status, message, _now()
+        self.status, self.message, self.updated, self.shown = status, message, _now(), False
 
     def advance(self) -> None:
-        """Finish the work that is due by now."""
-        if self.status != "working" or self.due is None or time.monotonic() < self.due:
+        """Finish the work that is due by now, once a tasks/get has shown the task working."""
+        if self.status != "working" or self.due is None or time.monotonic() < self.due or not self.shown:
+            self.shown = True
             return
         if self.error is not None:
             self.set("failed", self.error["message"])
