@@ -25,6 +25,7 @@ FAILING = {
     "not cancelled": "assert: {tool: build_report, args: {pages: 1}, expect: {task: {status: cancelled}}}",
     "too slow": "assert: {tool: build_report, args: {pages: 2}, expect: {task: {max_ms: 1}}}",
     "no task": "assert: {tool: greet, args: {name: x}, expect: {task: {status: completed}}}",
+    "no mock to answer": "assert: {tool: approve_deploy, args: {service: api}}",
 }
 
 
@@ -66,3 +67,9 @@ def test_a_task_fails_its_case_classified(
     assert (not_cancelled["kind"], not_cancelled["check"]) == ("expectation", "task.status")
     assert failure("too slow")["message"].startswith("task.max_ms: the task ended after ")
     assert failure("no task")["message"].startswith("task: the call was answered at once, not with a task")
+    unanswered = failure("no mock to answer")
+    assert unanswered["kind"] == "protocol"
+    assert unanswered["message"] == (
+        "tools/call approve_deploy: the server asked for elicitation/create, which the client did not offer "
+        "(give the case client_capabilities.elicitation to answer it)"
+    )
