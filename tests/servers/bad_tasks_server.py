@@ -1,6 +1,7 @@
 """An MCP stdio server (2026-07-28, the official SDK's MCPServer) whose tasks break the tasks extension on
 purpose: every tool answers with a task, whatever the client declared, and its first tasks/get is wrong:
 
+  no_id           its CreateTaskResult has no taskId (so no tasks/get at all)
   wrong_id        a task with another taskId
   unknown_status  status "paused"
   no_result       completed without a result
@@ -48,6 +49,8 @@ class BadTasks(Extension):
     async def intercept_tool_call(
         self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
+        if params.name == "no_id":
+            return {"resultType": "task", **TASK}
         slow = FIRST_POLL["slow_poll"] if params.name == "slow_poll" else {}
         return {"resultType": "task", "taskId": params.name, **TASK, **slow}
 
@@ -60,7 +63,7 @@ class BadTasks(Extension):
 
 server = MCPServer("bad-tasks", version="1.0.0", log_level="WARNING", extensions=[BadTasks()])
 
-for tool in FIRST_POLL:
+for tool in [*FIRST_POLL, "no_id"]:
     server.add_tool(lambda: "never called: every call is answered with a task", name=tool)
 
 if __name__ == "__main__":

@@ -89,7 +89,7 @@ class TaskFollower:
     ) -> None:
         self.peer, self.options, self.started, self.during = peer, options, started, during
         self.created_at = time.perf_counter()
-        self.task = _checked(created, None, "tools/call")
+        self.task = _checked(created, None, "the CreateTaskResult")
         self.task_id = str(self.task["taskId"])
         self.states = [str(self.task["status"])]
         self.polls = self.updates = 0
@@ -189,8 +189,10 @@ class TaskFollower:
 def _checked(task: dict[str, Any], task_id: str | None, during: str) -> dict[str, Any]:
     """`task` when it is a task as the extension defines it (the `task_id` asked for, a known status, the
     field its status requires); RuntimeError naming what is wrong otherwise."""
-    if not isinstance(task.get("taskId"), str) or (task_id is not None and task["taskId"] != task_id):
-        raise RuntimeError(f"{during}: the task has taskId {task.get('taskId')!r}, expected {task_id!r}")
+    if not isinstance(task.get("taskId"), str):
+        raise RuntimeError(f"{during}: the task has no taskId string (taskId: {task.get('taskId')!r})")
+    if task_id is not None and task["taskId"] != task_id:
+        raise RuntimeError(f"{during}: the task has taskId {task['taskId']!r}, expected {task_id!r}")
     status = task.get("status")
     if status not in STATUSES:
         raise RuntimeError(f"{during}: task {task['taskId']}: unknown status {status!r}")

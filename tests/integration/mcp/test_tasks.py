@@ -126,6 +126,7 @@ BAD_TASKS = ROOT / "tests" / "servers" / "bad_tasks_server.py"
 @pytest.mark.parametrize(
     ("tool", "said"),
     [
+        ("no_id", "the CreateTaskResult: the task has no taskId string (taskId: None)"),
         ("wrong_id", "tasks/get: the task has taskId 'someone-else', expected 'wrong_id'"),
         ("unknown_status", "tasks/get: task unknown_status: unknown status 'paused'"),
         ("no_result", "tasks/get: task no_result is completed without a result object"),
