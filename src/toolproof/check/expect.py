@@ -14,6 +14,14 @@ from typing import Any
 
 from toolproof.check.failures import fail, listed
 from toolproof.check.structured import check_structured, check_structured_schema
+from toolproof.check.tasks import (
+    check_task_error_code,
+    check_task_max_ms,
+    check_task_message,
+    check_task_min_ms,
+    check_task_states,
+    check_task_status,
+)
 from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
 from toolproof.core.gofmt import (
     ELLIPSIS,
@@ -380,6 +388,12 @@ def check_min_progress(expect: Expect, obs: Observation) -> Failure | None:
 
 
 CHECKS: tuple[tuple[str, Check], ...] = (
+    ("task.status", check_task_status),
+    ("task.states", check_task_states),
+    ("task.error_code", check_task_error_code),
+    ("task.message", check_task_message),
+    ("task.min_ms", check_task_min_ms),
+    ("task.max_ms", check_task_max_ms),
     ("not_error", check_not_error),
     ("is_error", check_is_error),
     ("not_empty", check_not_empty),
@@ -402,7 +416,8 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("structured_schema", check_structured_schema),
 )
 """mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
-toolproof's own checks on structuredContent come last."""
+toolproof's own checks on structuredContent come last, and on the task a call was answered with first (how
+the task ended decides whether there is a result to check)."""
 
 
 def check_expect(expect: Expect, obs: Observation) -> Failure | None:
