@@ -148,12 +148,7 @@ def run(args: argparse.Namespace) -> int:
         slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
     unrun = len(chosen) - len(result.results)
-    if args.maxfail and result.stopped_by is None and unrun > 0:
-        print(
-            f"{command}: stopped after {args.maxfail} failure(s) (-x/--maxfail); "
-            f"{unrun} of {len(chosen)} cases not run",
-            file=sys.stderr,
-        )
+    if args.maxfail and result.stopped_by is None and unrun > 0:  # the terminal report said it stopped
         return exit_status(command, result)  # failed; a threshold does not judge a run cut short
     return gated(args, result, exit_status(command, result))
 

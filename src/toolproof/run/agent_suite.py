@@ -30,7 +30,7 @@ from toolproof.core.writing import write_best_effort
 from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
-from toolproof.model.events import Sink
+from toolproof.model.events import Sink, TrialFinished
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
@@ -39,7 +39,7 @@ from toolproof.providers.base import Provider
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.judging import JudgeModel, evaluate_judged
-from toolproof.run.load_errors import Broken, by_document, load_error_result
+from toolproof.run.load_errors import Broken, by_document, met_load_error
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.sources.agent.cassette import (
     Cassette,
@@ -95,7 +95,7 @@ async def run_agent_suite(
 
     async def execute(item: Plan | Unplannable | Broken, slot: Slot) -> CaseResult:
         if isinstance(item, tuple):
-            return load_error_result(*item)
+            return met_load_error(sink, item)
         if isinstance(item, Unplannable):
             return unplannable_result(item)
         if options.trials == 1:
@@ -104,7 +104,8 @@ async def run_agent_suite(
 
         async def one(number: int) -> None:
             async with trial_slots:
-                trials[number - 1] = await run_trial(item, options, number)
+                trials[number - 1] = trial = await run_trial(item, options, number)
+            sink.handle(TrialFinished(trial.result, number, options.trials))
 
         async with anyio.create_task_group() as group:
             for number in range(1, options.trials + 1):

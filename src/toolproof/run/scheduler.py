@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import anyio
 
-from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, Sink
+from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, RunStopped, Sink
 from toolproof.model.result import CaseResult, Status
 
 T = TypeVar("T")
@@ -68,10 +68,11 @@ async def run_all(
     alive = anyio.Semaphore(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
+    stop = "when cancelled"  # what ends a run early unless --maxfail does: a stop signal, a time limit
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
-        nonlocal failed
+        nonlocal failed, stop
         try:
             async with turn(item) if turn else nullcontext(), Slot(limiter) as slot:
                 sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
@@ -82,6 +83,7 @@ async def run_all(
         sink.handle(CaseFinished(result=result, index=index, total=total))
         failed += result.status in (Status.FAIL, Status.ERROR)
         if maxfail and failed >= maxfail:
+            stop = f"after {failed} failure{'' if failed == 1 else 's'} (-x/--maxfail)"
             group.cancel_scope.cancel()
 
     try:
@@ -89,8 +91,14 @@ async def run_all(
             for index in start_order(items, expected_s if jobs > 1 else None):
                 await alive.acquire()  # a case's task exists only once it may start: memory stays flat
                 group.start_soon(one, index, items[index])
+    except BaseException as error:
+        if not isinstance(error, anyio.get_cancelled_exc_class()):
+            stop = f"by {type(error).__name__}" + (f": {error}" if str(error) else "")
+        raise
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
         done = [result for result in results if result is not None]
+        if len(done) < total:
+            sink.handle(RunStopped(stop, total - len(done)))
         sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
     return done
 

@@ -10,7 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from toolproof.check.judge import Judge, JudgeRequest
-from toolproof.check.scenario import Evaluation, Outcome, evaluate
+from toolproof.check.scenario import CheckOutcome, Evaluation, evaluate
 from toolproof.core.expressions import Clock, Scope
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.envelope import SourceRef
@@ -82,7 +82,9 @@ def case(*assertions: Assertion, turns: tuple[AgentTurn, ...] = (), **fields: An
     )
 
 
-def check(assertion: Assertion, observed: Transcript, judge: Judge | None = None, **fields: Any) -> Outcome:
+def check(
+    assertion: Assertion, observed: Transcript, judge: Judge | None = None, **fields: Any
+) -> CheckOutcome:
     """The outcome of one conversation-level check."""
     return evaluate(case(assertion, **fields), observed, clock=CLOCK, judge=judge).outcomes[0]
 
