@@ -438,9 +438,11 @@ def check_traces(
     `select`, `last_failed`, `failed_first`, `maxfail`, `shard`: as `toolproof run`'s -k, --lf, --ff,
     --maxfail and --shard (`load/collect.py`).
     """
+    import anyio
+
     from toolproof.load import LoadError
     from toolproof.run.trace_inputs import read_runs, recorded_run, time_zone, when
-    from toolproof.run.trace_suite import check_runs, has_judge, pair
+    from toolproof.run.trace_suite import Clocks, check_suite, has_judge, pair
 
     chosen = selection(
         select=select, last_failed=last_failed, failed_first=failed_first, shard=shard, maxfail=maxfail
@@ -455,7 +457,7 @@ def check_traces(
         named = sorted({each.scenario for each in runs if each.scenario})
         raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
     runs_of = {id(case): paired[index] for index, case in enumerate(whole)}
-    loaded, errors, sharded = collected.cases, collected.errors, collected.sharded
+    loaded, sharded = collected.cases, collected.sharded
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -463,14 +465,22 @@ def check_traces(
             f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
             "report them as not evaluated"
         )
-    pairs = {index: runs_of[id(case)] for index, case in enumerate(loaded)}
     started = time.monotonic()
-    results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     events = replace(reports or Reports(), sharded=sharded).sink((), sink)
-    report_results(results, events, "toolproof check", time.monotonic() - started)
-    unchecked = not any(
-        pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
-    )
+
+    async def main() -> list[CaseResult]:
+        clocks = Clocks(zone, moment)
+        return await check_suite(
+            collected.items,
+            lambda case: runs_of[id(case)],
+            clocks,
+            by_case=by_case,
+            sink=events,
+            maxfail=chosen.maxfail,
+        )
+
+    results = anyio.run(main)
+    unchecked = not any(runs_of[id(case)] and case.all_assertions() for case in loaded if not case.skip)
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 
@@ -570,17 +580,3 @@ def evaluate(
 
     outcome = run_eval(request, sink_for, handle_signals=handle_signals)
     return _suite_result(outcome, time.monotonic() - started, *taken[0])
-
-
-def _stop_after(results: list[CaseResult], maxfail: int) -> list[CaseResult]:
-    """The results up to and including the `maxfail`-th failed or broken one (all of them without a limit)."""
-    from toolproof.model.result import Status
-
-    if not maxfail:
-        return results
-    failed = 0
-    for index, result in enumerate(results):
-        failed += result.status in (Status.FAIL, Status.ERROR)
-        if failed >= maxfail:
-            return results[: index + 1]
-    return results

@@ -1,7 +1,7 @@
 """Suite files as pytest collectors, and their cases as items.
 
 Each item runs its case through the engine as the commands do: a server case through `execute_case` (as
-`toolproof run`), an agent case through `check_runs` against the recorded runs paired with it (as
+`toolproof run`), an agent case through `check_case` against the recorded runs paired with it (as
 `toolproof check --by-case --skip-judge`: judge checks are not evaluated). A document that does not load is
 a collection error naming its file, line and field; the file's other cases are still collected.
 """
