@@ -76,6 +76,8 @@ async def run_all(
         nonlocal failed
         try:
             async with turn(item) if turn else nullcontext(), Slot(limiter) as slot:
+                if group.cancel_scope.cancel_called:
+                    return  # the run stopped (--maxfail) while this case waited for its slot: never started
                 sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
                 given = await execute(item, slot)
         finally:
