@@ -451,8 +451,8 @@ def check_traces(
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs(path_list(traces), platform, response_path)
     collected = _collect(path_list(cases), chosen, "agent", frozenset(recorded), recorded_run)
-    whole = [item for item in collected.selected if not isinstance(item, LoadError)]
-    paired = pair(whole, runs)  # before sharding: which runs a case gets depends on the other cases
+    whole = [item for item in collected.found if not isinstance(item, LoadError)]
+    paired = pair(whole, runs)  # among every case found: which runs a case gets depends on the others
     if whole and runs and not any(paired.values()):
         named = sorted({each.scenario for each in runs if each.scenario})
         raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")

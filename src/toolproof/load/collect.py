@@ -50,12 +50,12 @@ class Selection:
 
 @dataclass(frozen=True)
 class Collected(Generic[C]):
-    """What `collect` gives: `items` to run, in run order; `selected`, what `-k` and `--lf`/`--ff` kept before
-    `--shard` and `--resume` took their part; `sharded` when --shard took part; `order`, under --resume, the
-    ids of every item of the shard in run order (finished or not)."""
+    """What `collect` gives: `items` to run, in run order; `found`, every case and load error of the files
+    before any stage (what a case's recorded runs are paired among, `check`); `sharded` when --shard took
+    part; `order`, under --resume, the ids of every item of the shard in run order (finished or not)."""
 
     items: tuple[C | LoadError, ...]
-    selected: tuple[C | LoadError, ...] = ()
+    found: tuple[C | LoadError, ...] = ()
     sharded: Sharded | None = None
     order: tuple[str, ...] | None = None
 
@@ -201,8 +201,8 @@ def _select(loaded: Sequence[C | LoadError], selection: Selection) -> Collected[
         kept = prioritise(kept, _node_id, failed_cases(selection.failed), only=selection.failed_only)
     taken, sharded = take_shard(kept, selection.shard)
     if selection.finished is None:
-        return Collected(tuple(taken), tuple(kept), sharded)
-    return Collected(tuple(unfinished(taken, selection.finished)), tuple(kept), sharded, run_order(taken))
+        return Collected(tuple(taken), tuple(loaded), sharded)
+    return Collected(tuple(unfinished(taken, selection.finished)), tuple(loaded), sharded, run_order(taken))
 
 
 def _node_id(item: CaseEnvelope | LoadError) -> str | None:

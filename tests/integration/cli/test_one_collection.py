@@ -189,3 +189,18 @@ def test_check_takes_k(
     assert main(["check", ".", "--trace", runs, "-k", "omega", "-q"]) == 2
     assert "-k 'omega' selects none of the 6 cases found" in capsys.readouterr().err
 
+
+
+def test_check_pairs_runs_among_every_case_found_whatever_is_selected(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        case = f"name: {name}\nprompt: hi {name}\nexpect: [{{reply: {{contains: y}}}}]\n"
+        (tmp_path / f"{name}.yaml").write_text(case)
+    runs = tmp_path / "runs.json"
+    runs.write_text(json.dumps({"runs": [{"turns": [{"user": "hi a", "reply": "yes"}]}]}))  # a's: its message
+    both = toolproof.check_traces([tmp_path / "a.yaml", tmp_path / "b.yaml"], [runs])
+    assert [(result.name, result.status) for result in both.results] == [
+        ("a › response contains: y", "PASS"),
+        ("b", "SKIP"),
+    ]
+    only_b = toolproof.check_traces([tmp_path / "a.yaml", tmp_path / "b.yaml"], [runs], select="b")
+    assert [(result.name, result.status) for result in only_b.results] == [("b", "SKIP")]  # not a's run

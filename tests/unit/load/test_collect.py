@@ -33,7 +33,7 @@ def test_without_a_selection_every_case_and_load_error_is_collected(cases: Path)
     collected = collect([cases], kind="agent")
     assert sorted(names(collected.cases)) == sorted(NAMES)
     assert [error.file.name for error in collected.errors] == ["broken.yaml"]
-    assert collected.selected == collected.items and collected.sharded is None and collected.order is None
+    assert collected.found == collected.items and collected.sharded is None and collected.order is None
 
 
 def test_k_keeps_load_errors_and_a_pattern_that_selects_nothing_is_an_error(cases: Path) -> None:
@@ -61,6 +61,7 @@ def test_the_stages_run_in_order_k_then_lf_then_shard_then_resume(cases: Path) -
     everything = Selection(pattern="refund", failed=failed, failed_only=True)
     selected = collect([cases], everything, kind="agent")
     assert names(selected.cases) == ["alpha refund", "delta refund"]  # gamma: not selected by -k
+    assert len(selected.found) == len(NAMES) + 1  # what was found, before any stage
     parts = [
         collect([cases], Selection("refund", failed, True, Shard(index, 2)), kind="agent") for index in (1, 2)
     ]
