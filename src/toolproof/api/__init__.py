@@ -70,23 +70,29 @@ def collect_suite(
     resume: str | Path | None = None,
     last_failed: bool = False,
     failed_first: bool = False,
+    maxfail: int = 0,
 ) -> Collection:
     """Load the suite files `paths` name (directories are walked; a YAML file in them that holds no test
     is skipped with a note) and keep the cases `select` (a `-k` pattern) matches, those that failed last
     time only (`last_failed`) or first (`failed_first`), and of those the ones of `shard` (`K/N`, see
     `load/shards.py`), less those the JSON report `resume` of a stopped run holds results of
-    (`report/resume.py`): the stages of `load/collect.py`. Raises UsageError for a missing path, a
-    malformed pattern, shard or report, or a pattern that selects none of the cases found."""
+    (`report/resume.py`): the stages of `load/collect.py`; `maxfail` goes with the collection to
+    `run_collection`. Raises UsageError for a missing path, a malformed pattern, shard or report, or a
+    pattern that selects none of the cases found."""
     if not paths:
         raise UsageError("give at least one suite file or directory")
     stopped = read_resume(resume)
     chosen = selection(
-        select=select, last_failed=last_failed, failed_first=failed_first, shard=shard, resume=stopped
+        select=select,
+        last_failed=last_failed,
+        failed_first=failed_first,
+        shard=shard,
+        resume=stopped,
+        maxfail=maxfail,
     )
     collected = _collect(path_list(paths), chosen)
-    if stopped is None:
-        return Collection(collected.items, collected.sharded)
-    return Collection(collected.items, collected.sharded, replace(stopped, order=collected.order or ()))
+    resumed = None if stopped is None else replace(stopped, order=collected.order or ())
+    return Collection(collected.items, collected.sharded, resumed, chosen.maxfail)
 
 
 def selection(
@@ -313,14 +319,14 @@ def run_collection(
     sink: Sink | None = None,
     handle_signals: bool = False,
     trials: int = 1,
-    maxfail: int = 0,
+    maxfail: int | None = None,
     slowest_first: bool = True,
 ) -> SuiteResult:
     """Run collected cases (see `run_suite`); load errors become ERROR results in their place. `trials`:
     run each case that many times (one result per case, with its pass rate); `maxfail`: stop after that
-    many failed cases. With more than one job and a `reports.state_dir`, the cases that took longest when
-    they last ran start first (results keep the collection's order); `slowest_first=False`, or `maxfail`,
-    starts them in the collection's order."""
+    many failed cases (default: the collection's, `collect_suite`). With more than one job and a
+    `reports.state_dir`, the cases that took longest when they last ran start first (results keep the
+    collection's order); `slowest_first=False`, or `maxfail`, starts them in the collection's order."""
     import anyio
 
     from toolproof.run.interrupt import run_until_signal
@@ -334,6 +340,7 @@ def run_collection(
     events = replace(given, sharded=collection.sharded, resume=collection.resume).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
+    maxfail = collection.maxfail if maxfail is None else maxfail
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
 
     async def main() -> list[CaseResult]:

@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             last_failed=args.last_failed,
             failed_first=args.failed_first,
+            maxfail=args.maxfail or 0,
         )
         options = replace(options, auth=auth_from_args(args))
     except UsageError as problem:
@@ -145,7 +146,6 @@ def run(args: argparse.Namespace) -> int:
         reports=reports(args),
         handle_signals=True,
         trials=args.trials,
-        maxfail=args.maxfail or 0,
         slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
     unrun = len(collection.items) - len(result.results)
