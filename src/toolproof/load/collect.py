@@ -33,7 +33,8 @@ FAILED_CHECK = " › "
 
 @dataclass(frozen=True)
 class Selection:
-    """Which collected cases run, and when the run stops: the same for every command and the plugin.
+    """Which collected cases run, and when the run stops: the same for every command (the pytest plugin
+    collects with none and leaves -k, --lf and -x to pytest).
 
     `pattern`: `-k`. `failed`: the node ids (`file::name`, or a check's `file::name › check`) that failed last
     time, for `--lf` (`failed_only`: only those) or `--ff` (those first); None for neither. `shard`:
