@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from toolproof.report.resume import Resume
     from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
-    from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
+    from toolproof.sources.traces.mibo import Platform
 
 __all__ = [
     "Collection",
@@ -471,7 +471,7 @@ def evaluate(
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
     mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
     --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind)."""
-    from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+    from toolproof.run.agent_eval import EvalRequest, ModelFlags, run_eval
 
     rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
     for kind, rate in rates.items():
@@ -485,8 +485,8 @@ def evaluate(
     request = EvalRequest(
         paths=path_list(paths),
         config=path(config),
-        agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
-        judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
+        agent=ModelFlags(provider, model, base_url, api_key_env, path(script), max_steps),
+        judge=ModelFlags(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
         skip_judge=skip_judge,
         servers=tuple(servers),
         target=path(target),

@@ -9,13 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class Frozen(BaseModel):
-    """Base of the transcript models: immutable, unknown keys rejected."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from toolproof.model.base import Frozen
 
 
 class Usage(Frozen):

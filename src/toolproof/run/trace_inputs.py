@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from toolproof.exit_codes import UsageError
 
@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from toolproof.load.errors import LoadError
     from toolproof.model.scenario import AgentCase
     from toolproof.model.transcript import Transcript
+    from toolproof.sources.traces.mibo import Platform
 
-Platform = Literal["custom", "n8n", "flowise"]
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
 
 
