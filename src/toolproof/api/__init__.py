@@ -31,12 +31,12 @@ if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.model.transcript import Platform
     from toolproof.probe.load import LoadPlan, LoadReport
     from toolproof.report.resume import Resume
     from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
     from toolproof.sources.options import ServerOptions
-    from toolproof.sources.traces.mibo import Platform
 
 __all__ = [
     "Collection",

@@ -105,7 +105,7 @@ def read_reply(message: anthropic.types.Message) -> ModelReply:
 class AnthropicMessagesProvider(SdkProvider[anthropic.AsyncAnthropic]):
     """A Provider over `POST {base_url}/v1/messages`."""
 
-    kind = "anthropic"
+    default_name = "anthropic"
     errors = (anthropic.APIStatusError, anthropic.APIConnectionError)
 
     def open_client(self, api_key: str, base_url: str | None, timeout: float) -> anthropic.AsyncAnthropic:

@@ -111,7 +111,7 @@ def _arguments(where: str, function: Function) -> dict[str, Any]:
 class OpenAIChatProvider(SdkProvider[openai.AsyncOpenAI]):
     """A Provider over `POST {base_url}/chat/completions`."""
 
-    kind = "openai"
+    default_name = "openai"
     errors = (openai.APIStatusError, openai.APIConnectionError)
 
     def open_client(self, api_key: str, base_url: str | None, timeout: float) -> openai.AsyncOpenAI:

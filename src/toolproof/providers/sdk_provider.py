@@ -16,10 +16,10 @@ C = TypeVar("C", bound=_Client)
 
 
 class SdkProvider(Generic[C]):
-    """A provider over one vendor SDK; a subclass names its default `kind`, the SDK's status and connection
+    """A provider over one vendor SDK; a subclass names its `default_name`, the SDK's status and connection
     error classes (`errors`), and opens the client (`open_client`)."""
 
-    kind: ClassVar[str]
+    default_name: ClassVar[str]
     errors: ClassVar[tuple[type[Exception], type[Exception]]]
 
     def __init__(
@@ -32,7 +32,7 @@ class SdkProvider(Generic[C]):
         retry: RetryPolicy | None = None,
         name: str | None = None,
     ) -> None:
-        self.name = name or self.kind
+        self.name = name or self.default_name
         self._client = self.open_client(api_key, base_url, timeout)
         classify = sdk_classifier(*self.errors)
         self._dispatcher = Dispatcher(

@@ -13,8 +13,7 @@ from toolproof.exit_codes import UsageError
 if TYPE_CHECKING:
     from toolproof.load.errors import LoadError
     from toolproof.model.scenario import AgentCase
-    from toolproof.model.transcript import Transcript
-    from toolproof.sources.traces.mibo import Platform
+    from toolproof.model.transcript import Platform, Transcript
 
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
 

@@ -48,7 +48,7 @@ def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None
 def _checked(block: TrajectoryBlock, trace: list[ToolCall]) -> Failure | None:
     """The first of the block's checks that the calls fail, as the agent checks check a recorded run."""
     now = datetime.now().astimezone()
-    run = Transcript(turns=(Turn(calls=tuple(trace)),), metadata={"no_reply": True})
+    run = Transcript(turns=(Turn(calls=tuple(trace)),), no_reply=True)
     return first_failure(block.checks, run, Clock(now, now.tzinfo or UTC))
 
 

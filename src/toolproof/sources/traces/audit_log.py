@@ -5,7 +5,7 @@ for `--traces` files (`read`, on records already parsed). As mcp-assert reads a 
 are skipped, and so are objects without a non-empty string `tool` (other audit events); `args` that is not an
 object counts as no arguments; any other line that is not a JSON object is an error naming its line. A line
 may also carry the call's `result`, `is_error` (or `isError`) and `duration_ms`. A log records no reply: the
-run says so (`metadata["no_reply"]`), so checks on the reply are not evaluated rather than run against an
+run says so (`Transcript.no_reply`), so checks on the reply are not evaluated rather than run against an
 empty one.
 """
 
@@ -75,4 +75,4 @@ def parse_audit_log(text: str) -> list[ToolCall]:
 def read(records: list[tuple[int, Any]], source: str) -> list[Transcript]:
     """The one run of a log whose lines `read_traces` already parsed."""
     calls = tuple(_calls(records))
-    return [Transcript(turns=(Turn(calls=calls),), source=source, metadata={"no_reply": True})]
+    return [Transcript(turns=(Turn(calls=calls),), source=source, no_reply=True)]
