@@ -1,28 +1,17 @@
-"""A run that stopped before its end, as a verdict: the stop a run recorded (`Transcript.stop`: its `reason`,
-failure `kind` and `message`) fails the case first, whatever its checks found. The same rule for a run
-observed live and for that run read back from a saved trace. Pure."""
+"""A run that stopped before its end, as a verdict: the stop an observation records (`Observed.stopped`; for
+an agent run, `Transcript.stop` with its `reason`, failure `kind` and `message`) fails the case first,
+whatever its checks found. The same rule for a run observed live and for that run read back from a saved
+trace. Pure."""
 
 from __future__ import annotations
 
-from toolproof.model.result import CaseResult, Failure, Status
-from toolproof.model.transcript import Transcript
+from toolproof.model.observation import Observed
+from toolproof.model.result import CaseResult, Status
 
 
-def recorded_stop(run: Transcript) -> Failure | None:
-    """Why the run stopped early, as the run recorded it, or None when it ran to its end."""
-    stop = run.stop
-    if stop is None:
-        return None
-    return Failure(
-        kind=stop.kind,
-        message=stop.message,
-        check=stop.reason,
-        details={"stop": stop.model_dump(mode="json", exclude_none=True)},
-    )
-
-
-def with_stop(result: CaseResult, stop: Failure | None) -> CaseResult:
+def with_stop(result: CaseResult, observed: Observed) -> CaseResult:
     """The result of a run that stopped early: its failure says why first, then what the checks found."""
+    stop = observed.stopped
     if stop is None:
         return result
     previous = result.failure

@@ -1,10 +1,13 @@
-"""What came back from a server request, in one shape whatever the request was."""
+"""What came back from a server request, in one shape whatever the request was; and `Observed`, the shape
+every source's observation shares (a server case's exchange, an agent run's transcript)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from toolproof.model.result import Failure
 
 
 class Notification(BaseModel):
@@ -61,3 +64,11 @@ class Observation(BaseModel):
     files_after: dict[str, bytes | str | None] = Field(default_factory=dict)
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed
+
+
+class Observed(Protocol):
+    """What a report or a runner reads alike from any observation: `stopped`, the classified failure that
+    ended observing early (a server that timed out, an agent run cut short), None when it went to its end."""
+
+    @property
+    def stopped(self) -> Failure | None: ...

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from toolproof.model.base import Frozen
-from toolproof.model.result import FailureKind
+from toolproof.model.result import Failure, FailureKind
 
 Platform = Literal["custom", "n8n", "flowise"]
 
@@ -136,6 +136,16 @@ class RunStop(Frozen):
     step: int | None = None
     message: str = "the run stopped early"
 
+    def as_failure(self) -> Failure:
+        """The stop as a verdict's failure: its kind and message, its reason as the failed check, and the stop
+        itself in the details."""
+        return Failure(
+            kind=self.kind,
+            message=self.message,
+            check=self.reason,
+            details={"stop": self.model_dump(mode="json", exclude_none=True)},
+        )
+
 
 class ToolDeclaration(Frozen):
     """A tool as it was offered to the model: its name, description and JSON Schema input."""
@@ -173,6 +183,12 @@ class Transcript(Frozen):
     request_ids: tuple[str, ...] = ()
     platform: Platform | None = None
     error: str | None = None
+
+    @property
+    def stopped(self) -> Failure | None:
+        """Why the run stopped early, as a failure (the `model.observation.Observed` shape); None when it ran
+        to its end."""
+        return None if self.stop is None else self.stop.as_failure()
 
     @property
     def final(self) -> Turn:

@@ -23,7 +23,7 @@ import anyio
 
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import Evaluation
-from toolproof.check.stop import recorded_stop, with_stop
+from toolproof.check.stop import with_stop
 from toolproof.check.trials import combine_trials
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import write_best_effort
@@ -182,8 +182,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
         return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
-    stop = recorded_stop(run)
-    result = with_stop(evaluation.case_result(trial=trial), stop)
+    result = with_stop(evaluation.case_result(trial=trial), run)
     failed = result.status in (Status.FAIL, Status.ERROR)
     timed = result.model_copy(
         update={
@@ -193,7 +192,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
             "steps": run_steps(evaluation),
         }
     )
-    return Trial(timed, evaluation if stop is None else None)
+    return Trial(timed, evaluation if run.stop is None else None)
 
 
 async def _play(

@@ -15,7 +15,7 @@ from datetime import datetime, tzinfo
 
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
-from toolproof.check.stop import recorded_stop, with_stop
+from toolproof.check.stop import with_stop
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import warn
 from toolproof.load.errors import LoadError
@@ -108,17 +108,16 @@ def check_runs(
             evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
-            stop = recorded_stop(each)
             steps = {"steps": run_steps(evaluation)}
             if by_case:
-                results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
+                results.append(with_stop(evaluation.case_result(), each).model_copy(update=steps))
             else:
                 results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
                 if not evaluation.outcomes:
                     where = {"file": case.source.file, "line": case.source.line}
                     results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK,
                                               **where))
-                if stop is not None:
+                if (stop := each.stopped) is not None:
                     results.append(_stopped(named, stop))
     return results
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from tests.integration.agent.conftest import Listening, everything_spec, notes_spec
 
-from toolproof.check.stop import recorded_stop
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
@@ -97,7 +96,7 @@ async def test_a_script_that_runs_out_is_a_configuration_error_not_a_transport_f
         run = await run_conversation("short", ["List"], script, host, SETTINGS)
     assert run.stop is not None and run.stop.reason == "provider_error"
     assert run.stop.kind is FailureKind.CONFIG
-    stop = recorded_stop(run)
+    stop = run.stopped
     assert stop is not None and stop.kind is FailureKind.CONFIG
     assert "no step 1" in run.stop.message
     assert len(run.turns[0].calls) == 1

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from tests.unit.agent.builders import case, evaluate_case, only_case
 
-from toolproof.check.stop import recorded_stop
 from toolproof.load import mcplab, mibo
 from toolproof.model.result import FailureKind, Status
 from toolproof.model.scenario import CallCheck, TextCheck
@@ -276,7 +275,7 @@ def test_a_native_transcript_saved_with_untyped_metadata_is_read_into_typed_fiel
     assert run.stop is not None
     stop = (run.stop.reason, run.stop.kind, run.stop.turn, run.stop.step)
     assert stop == ("max_steps", "expectation", 1, 3)
-    failure = recorded_stop(run)
+    failure = run.stopped
     assert failure is not None and failure.message == "stuck"
 
     saved["metadata"] = {"stop": {"kind": "weird"}, "no_reply": True}
