@@ -10,6 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from toolproof.model.result import Failure
 
 
+class Observed(Protocol):
+    """What a report or a runner reads alike from any observation: `stopped`, the classified failure that
+    ended observing early (a server that timed out, an agent run cut short), None when it went to its end."""
+
+    @property
+    def stopped(self) -> Failure | None: ...
+
+
 class Notification(BaseModel):
     """A server notification seen on the wire, with its arrival time in seconds since the session began."""
 
@@ -64,11 +72,3 @@ class Observation(BaseModel):
     files_after: dict[str, bytes | str | None] = Field(default_factory=dict)
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed
-
-
-class Observed(Protocol):
-    """What a report or a runner reads alike from any observation: `stopped`, the classified failure that
-    ended observing early (a server that timed out, an agent run cut short), None when it went to its end."""
-
-    @property
-    def stopped(self) -> Failure | None: ...

@@ -108,6 +108,7 @@ def check_runs(
             evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
             for warning in evaluation.warnings:
                 warn(f"{case.source.file}: {case.name}: {warning}")
+            stop = each.stopped
             steps = {"steps": run_steps(evaluation)}
             if by_case:
                 results.append(with_stop(evaluation.case_result(), each).model_copy(update=steps))
@@ -117,7 +118,7 @@ def check_runs(
                     where = {"file": case.source.file, "line": case.source.line}
                     results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK,
                                               **where))
-                if (stop := each.stopped) is not None:
+                if stop is not None:
                     results.append(_stopped(named, stop))
     return results
 
