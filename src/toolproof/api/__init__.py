@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.model.transcript import Platform
     from toolproof.probe.load import LoadPlan, LoadReport
     from toolproof.report.resume import Resume
     from toolproof.run.interrupt import Interrupted
-    from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
 
 __all__ = [
@@ -534,7 +534,7 @@ def evaluate(
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
     mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
     --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind)."""
-    from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+    from toolproof.run.agent_eval import EvalRequest, ModelFlags, run_eval
 
     rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
     for kind, rate in rates.items():
@@ -559,8 +559,8 @@ def evaluate(
     request = EvalRequest(
         collect=cases,
         config=path(config),
-        agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
-        judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
+        agent=ModelFlags(provider, model, base_url, api_key_env, path(script), max_steps),
+        judge=ModelFlags(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
         skip_judge=skip_judge,
         servers=tuple(servers),
         target=path(target),

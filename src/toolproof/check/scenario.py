@@ -4,7 +4,7 @@ Scopes: a conversation-level check reads the whole run (tool checks: every call 
 checks: the final reply; status, latency and tokens: every turn); a turn-level check reads its turn only.
 A check whose dependency did not pass, or whose precondition (`when`) does not hold over the tool calls of its
 scope, is skipped; a check with no data to judge is not evaluated; both are reported and counted apart from
-passes and failures. A run whose metadata says `no_reply` (an mcp-assert audit log, which records tool calls
+passes and failures. A run that says `no_reply` (an mcp-assert audit log, which records tool calls
 only) has no reply to judge: its checks that read the reply are not evaluated.
 
 Each assertion type's checker is looked up in `check.registry` by the assertion's model class; its module is
@@ -255,9 +255,8 @@ class Evaluating:
 
 
 def _catalog(run: Transcript) -> list[dict[str, Any]]:
-    """The tool catalog a live run recorded (`metadata["tools"]`), for judges that are shown it."""
-    tools = run.metadata.get("tools")
-    return [tool for tool in tools if isinstance(tool, dict)] if isinstance(tools, list) else []
+    """The tool catalog a live run recorded (`Transcript.tools`), for judges that are shown it."""
+    return [tool.model_dump() for tool in run.tools or ()]
 
 
 def _skipped(check: Assertion, turn: int | None, reason: str) -> CheckOutcome:

@@ -26,7 +26,7 @@ DEFAULT_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
-class AgentSettings:
+class ModelFlags:
     """A model's settings as flags give them (None: the project file's, else the default)."""
 
     provider: str | None = None
@@ -43,8 +43,8 @@ class EvalRequest:
 
     collect: Callable[[frozenset[Path]], Collected[AgentCase]]  # the cases (`load/collect.py`), less files
     config: Path | None = None
-    agent: AgentSettings = field(default_factory=AgentSettings)
-    judge: AgentSettings = field(default_factory=AgentSettings)
+    agent: ModelFlags = field(default_factory=ModelFlags)
+    judge: ModelFlags = field(default_factory=ModelFlags)
     skip_judge: bool = False
     servers: Sequence[str] = ()
     target: Path | None = None
@@ -220,7 +220,7 @@ def _servers(given: Sequence[str]) -> dict[str, ServerConfig]:
     return found
 
 
-def _judge_settings(flags: AgentSettings, project: ProjectConfig) -> ProviderSettings:
+def _judge_settings(flags: ModelFlags, project: ProjectConfig) -> ProviderSettings:
     """The judge's settings: the project file's `judge:` with the judge flags over it."""
     from toolproof.load.project_file import ProviderSettings
 

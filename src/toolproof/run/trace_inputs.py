@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
-    from toolproof.model.transcript import Transcript
+    from toolproof.model.transcript import Platform, Transcript
 
-Platform = Literal["custom", "n8n", "flowise"]
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
 
 

@@ -18,7 +18,7 @@ import anyio
 
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
-from toolproof.check.stop import recorded_stop, with_stop
+from toolproof.check.stop import with_stop
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import warn
 from toolproof.load.errors import LoadError
@@ -123,10 +123,10 @@ def check_case(
         evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), clocks.zone))
         for warning in evaluation.warnings:
             warn(f"{case.source.file}: {case.name}: {warning}")
-        stop = recorded_stop(each)
+        stop = each.stopped
         steps = {"steps": run_steps(evaluation)}
         if by_case:
-            results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
+            results.append(with_stop(evaluation.case_result(), each).model_copy(update=steps))
             continue
         results.extend(result.model_copy(update=steps) for result in evaluation.assertion_results())
         if not evaluation.outcomes:
