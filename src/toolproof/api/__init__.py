@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
     from toolproof.probe.load import LoadPlan, LoadReport
+    from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
     from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
@@ -154,8 +155,10 @@ def merge_reports(
     paths: Sequence[str | Path], *, reports: Reports | None = None, sink: Sink | None = None
 ) -> SuiteResult:
     """The run the saved JSON reports `paths` make together (the shards of one `--shard K/N` split, in any
-    order, or reports without a shard, joined), sent to `reports` as a run of its own. Raises UsageError
-    naming the report that cannot be read, or the shard that is missing or repeated."""
+    order, or reports without a shard, joined), sent to `reports` as a run of its own. Its exit status is
+    0 unless `reports` has a gate (`Reports.gate`: a threshold or a baseline), which decides it as for a
+    run. Raises UsageError naming the report that cannot be read, or the shard that is missing or
+    repeated."""
     from toolproof.report.html import ReportFormatError
     from toolproof.report.merge import merge_reports as merged_run
 
@@ -163,10 +166,12 @@ def merge_reports(
         merged = merged_run(path_list(paths))
     except ReportFormatError as problem:
         raise UsageError(str(problem)) from None
-    title = (reports.title if reports else None) or merged.title
-    events = replace(reports or Reports(), title=title).sink((), sink)
+    given = reports or Reports()
+    title = given.title or merged.title
+    events = replace(given, title=title).sink((), sink)
     report_results(merged.results, events, title, merged.duration_s)
-    return SuiteResult(tuple(merged.results), merged.duration_s)
+    gate = given.gate
+    return SuiteResult(tuple(merged.results), merged.duration_s, gate=gate, decides=gate is not None)
 
 
 def run_suite(
@@ -301,7 +306,11 @@ def run_collection(
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
-    return _suite_result(outcome, time.monotonic() - started, collection.sharded, collection.resume)
+    result = _suite_result(
+        outcome, time.monotonic() - started, collection.sharded, collection.resume, given.gate
+    )
+    ran = len(outcome) if isinstance(outcome, list) else len(collection.items)
+    return replace(result, not_run=len(collection.items) - ran) if maxfail else result
 
 
 def _last_durations(reports: Reports | None) -> dict[str, float]:
@@ -318,14 +327,15 @@ def _suite_result(
     duration_s: float,
     sharded: Sharded | None = None,
     resume: Resume | None = None,
+    gate: Gate | None = None,
 ) -> SuiteResult:
     """What a run gave: with `resume`, the stopped run's results beside its own."""
     from toolproof.run.interrupt import Interrupted
 
     if isinstance(outcome, Interrupted):
-        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded)
+        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded, gate=gate)
     results = outcome if resume is None else resume.combined(outcome)
-    return SuiteResult(tuple(results), duration_s, sharded=sharded)
+    return SuiteResult(tuple(results), duration_s, sharded=sharded, gate=gate)
 
 
 def _names(cases: Sequence[Case], which: str = "") -> str:
@@ -420,12 +430,15 @@ def check_traces(
     pairs = {index: runs_of[id(case)] for index, case in enumerate(loaded)}
     started = time.monotonic()
     results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
-    events = replace(reports or Reports(), sharded=sharded).sink((), sink)
+    given = reports or Reports()
+    events = replace(given, sharded=sharded).sink((), sink)
     report_results(results, events, "toolproof check", time.monotonic() - started)
     unchecked = not any(
         pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
     )
-    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
+    return SuiteResult(
+        tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded, gate=given.gate
+    )
 
 
 def evaluate(
@@ -516,7 +529,7 @@ def evaluate(
         return replace(reports or Reports(), sharded=selected.sharded, resume=resumed).sink(secrets, sink)
 
     outcome = run_eval(request, sink_for, handle_signals=handle_signals)
-    return _suite_result(outcome, time.monotonic() - started, *chosen[0])
+    return _suite_result(outcome, time.monotonic() - started, *chosen[0], (reports or Reports()).gate)
 
 
 def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:

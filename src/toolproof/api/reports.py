@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.report.baseline import Entry
+    from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
 
 
@@ -23,7 +24,8 @@ class Reports:
     with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
     the terminal; the last-failed record and each case's duration in `state_dir` (a server suite run with
     the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records;
-    `resume`: a stopped run's results every report adds to this run's. Secret values are masked in each."""
+    `resume`: a stopped run's results every report adds to this run's. Secret values are masked in each.
+    `threshold` and `baseline`, with `fail_on_regression`, also decide the call's exit status (`gate`)."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -41,6 +43,16 @@ class Reports:
     title: str | None = None
     sharded: Sharded | None = None
     resume: Resume | None = None
+    fail_on_regression: bool = False
+
+    @property
+    def gate(self) -> Gate | None:
+        """The gate `threshold` and `baseline` make of the exit status (None without either)."""
+        if self.threshold is None and self.baseline is None:
+            return None
+        from toolproof.report.gate import Gate
+
+        return Gate(self.threshold, self.baseline, self.fail_on_regression)
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`)."""

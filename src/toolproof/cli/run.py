@@ -22,7 +22,7 @@ from toolproof.cli.options import (
     settle_json,
 )
 from toolproof.cli.outcome import exit_status
-from toolproof.cli.reporting import gated, prioritised
+from toolproof.cli.reporting import prioritised
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -147,15 +147,13 @@ def run(args: argparse.Namespace) -> int:
         maxfail=args.maxfail or 0,
         slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
-    unrun = len(chosen) - len(result.results)
-    if args.maxfail and result.stopped_by is None and unrun > 0:
+    if result.not_run and result.stopped_by is None:  # failed; a threshold does not judge a run cut short
         print(
             f"{command}: stopped after {args.maxfail} failure(s) (-x/--maxfail); "
-            f"{unrun} of {len(chosen)} cases not run",
+            f"{result.not_run} of {len(chosen)} cases not run",
             file=sys.stderr,
         )
-        return exit_status(command, result)  # failed; a threshold does not judge a run cut short
-    return gated(args, result, exit_status(command, result))
+    return exit_status(command, result)
 
 
 def collect_only(collection: Collection, args: argparse.Namespace) -> int:
