@@ -18,6 +18,16 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from toolproof.api.audit import audit as audit
+from toolproof.api.authoring import coverage as coverage
+from toolproof.api.authoring import generate as generate
+from toolproof.api.authoring import matrix as matrix
+from toolproof.api.authoring import snapshot as snapshot
+from toolproof.api.conformance import conformance as conformance
+from toolproof.api.fuzz import fuzz as fuzz
+from toolproof.api.intercept import intercept as intercept
+from toolproof.api.lint import lint as lint
+from toolproof.api.probes import server_spec as server_spec
 from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
@@ -43,13 +53,23 @@ __all__ = [
     "Collection",
     "Reports",
     "SuiteResult",
+    "audit",
     "check_traces",
     "collect_suite",
+    "conformance",
+    "coverage",
     "evaluate",
+    "fuzz",
+    "generate",
+    "intercept",
+    "lint",
+    "matrix",
     "measure_load",
     "merge_reports",
     "run_suite",
     "scan",
+    "server_spec",
+    "snapshot",
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]

@@ -143,12 +143,42 @@ class Reports:
         return found
 
 
+class RunStream:
+    """Sends verdicts to `sink` as the events of one run titled `title`, as they come: `start`, then `add`
+    for each result (numbered in the order added), then `end`."""
+
+    def __init__(self, sink: Sink, title: str) -> None:
+        self.sink = sink
+        self.title = title
+        self.results: list[CaseResult] = []
+        self._total = 0
+
+    def start(self, total: int, settings: Mapping[str, object] | None = None) -> None:
+        from toolproof.model.events import RunStarted
+
+        self._total = total
+        self.sink.handle(RunStarted(total=total, title=self.title, settings=dict(settings or {})))
+
+    def add(self, result: CaseResult) -> None:
+        """Report `result` as the next case (the run's total grows when more come than announced)."""
+        from toolproof.model.events import CaseFinished, CaseStarted
+
+        index = len(self.results)
+        total = max(self._total, index + 1)
+        self.results.append(result)
+        self.sink.handle(CaseStarted(name=result.name, index=index, total=total))
+        self.sink.handle(CaseFinished(result=result, index=index, total=total))
+
+    def end(self, duration_s: float) -> None:
+        from toolproof.model.events import RunFinished
+
+        self.sink.handle(RunFinished(results=list(self.results), duration_s=duration_s))
+
+
 def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
     """Send verdicts reached all at once to `sink` as the events of a run."""
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-
-    sink.handle(RunStarted(total=len(results), title=title))
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=list(results), duration_s=duration_s))
+    stream = RunStream(sink, title)
+    stream.start(len(results))
+    for result in results:
+        stream.add(result)
+    stream.end(duration_s)

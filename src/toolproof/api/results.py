@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from toolproof.load.shards import Sharded
     from toolproof.model.result import CaseResult
     from toolproof.model.server_case import Case
+    from toolproof.probe.scan.run import Unreached
     from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
 
@@ -80,6 +81,18 @@ class SuiteResult:
     def ok(self) -> bool:
         """Whether at least one case ran and none failed or could not be loaded."""
         return self.exit_code == ExitCode.OK
+
+
+@dataclass(frozen=True)
+class ProbeResult(SuiteResult):
+    """The verdicts of a probe of one server (`lint`, `audit`, `fuzz`, `conformance`); `unreached`: the server
+    could not be started, reached or listed, so nothing was probed (exit status 2, as a usage error)."""
+
+    unreached: Unreached | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return ExitCode.USAGE if self.unreached is not None else super().exit_code
 
 
 def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:

@@ -6,8 +6,6 @@ import argparse
 import os
 import shlex
 import sys
-import time
-from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
@@ -20,9 +18,6 @@ from toolproof.cli.options import (
     working_directory,
 )
 from toolproof.exit_codes import ExitCode, UsageError
-
-if TYPE_CHECKING:
-    from toolproof.model.result import CaseResult
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -64,13 +59,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def conformance(args: argparse.Namespace) -> int:
-    from toolproof.api import exit_code_of, report_results
-    from toolproof.cli.probing import source_path
-    from toolproof.core.sanitize import secret_values
+    from toolproof import api
+    from toolproof.cli.outcome import exit_status
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
-    from toolproof.probe.conformance import check_server
-    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
 
     try:
@@ -108,9 +100,4 @@ def conformance(args: argparse.Namespace) -> int:
             cwd=working_directory(args, "conformance"),
             request_timeout=args.timeout,
         )
-    sink = reports(args).sink(secret_values(os.environ, headers))
-    started = time.perf_counter()
-    results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
-    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results))
-    report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
-    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)
+    return exit_status(_NAME, api.conformance(spec, reports=reports(args)))
