@@ -27,6 +27,7 @@ from toolproof.api.conformance import conformance as conformance
 from toolproof.api.fuzz import fuzz as fuzz
 from toolproof.api.intercept import intercept as intercept
 from toolproof.api.lint import lint as lint
+from toolproof.api.load_measure import load_server as load_server
 from toolproof.api.probes import server_spec as server_spec
 from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
@@ -63,6 +64,7 @@ __all__ = [
     "generate",
     "intercept",
     "lint",
+    "load_server",
     "matrix",
     "measure_load",
     "merge_reports",

@@ -233,3 +233,13 @@ def test_scan(parity: Parity) -> None:
     for server, expected in ((target("ok"), ExitCode.OK), (poisoned, ExitCode.FAILED)):
         call = lambda: api.scan([api.server_spec(server)], call_tools=False)  # noqa: E731, B023
         assert parity(["scan", "--server", server, "--no-calls"], call) == expected
+
+
+def test_load(parity: Parity) -> None:
+    from toolproof.probe.load import LoadPlan
+
+    server = target("ok")
+    for slo, expected in (("errors<1%", ExitCode.OK), ("rps<0.001", ExitCode.FAILED)):
+        argv = ["load", "--server", server, "--tool", "ok", "--requests", "4", "--warmup", "0", "--slo", slo]
+        plan = LoadPlan(spec=api.server_spec(server), tool="ok", arguments={}, requests=4, warmup=0)
+        assert parity(argv, lambda: api.load_server(plan, slo=slo)) == expected  # noqa: B023
