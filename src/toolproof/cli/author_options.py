@@ -11,13 +11,15 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from toolproof.cli import Parser
 from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
+    from toolproof.api import Protocol
+    from toolproof.api.authoring import Transport
     from toolproof.model.server_config import ServerConfig
     from toolproof.sources.options import ServerOptions
 
@@ -101,6 +103,29 @@ def server_config(spec: str, transport: str | None, headers: str) -> ServerConfi
     from toolproof.api.authoring import server_config as config
 
     return config(spec, transport, parse_headers(headers))  # type: ignore[arg-type]
+
+
+class SuiteServer(TypedDict):
+    """The server settings of the commands that run a suite (`snapshot`, `matrix`), as the API takes them."""
+
+    transport: Transport | None
+    headers: dict[str, str]
+    fixture: Path | None
+    timeout: float
+    subscription_wait: float
+    protocol: Protocol
+
+
+def suite_server(args: argparse.Namespace) -> SuiteServer:
+    """--transport, --headers, --fixture, --timeout, --subscription-wait and --protocol; raises UsageError."""
+    return SuiteServer(
+        transport=args.transport,
+        headers=parse_headers(args.headers),
+        fixture=args.fixture,
+        timeout=args.timeout,
+        subscription_wait=args.subscription_wait,
+        protocol=args.protocol,
+    )
 
 
 def given_server(args: argparse.Namespace) -> ServerConfig | None:

@@ -12,8 +12,8 @@ from toolproof.cli.author_options import (
     add_command,
     add_suite_options,
     fail,
-    parse_headers,
     suite_paths,
+    suite_server,
 )
 from toolproof.cli.options import (
     add_output_options,
@@ -72,15 +72,10 @@ def matrix(args: argparse.Namespace) -> int:
         result = api.matrix(
             suite_paths(args),
             named_servers(args.server),
-            transport=args.transport,
-            headers=parse_headers(args.headers),
-            fixture=args.fixture,
-            timeout=args.timeout,
-            subscription_wait=args.subscription_wait,
-            protocol=args.protocol,
             jobs=args.jobs,
             output=args.output,
             reports=reports(args),
+            **suite_server(args),
         )
     except UsageError as error:
         return fail("matrix", error)

@@ -12,8 +12,8 @@ from toolproof.cli.author_options import (
     add_server_options,
     add_suite_options,
     fail,
-    parse_headers,
     suite_paths,
+    suite_server,
 )
 from toolproof.cli.options import add_output_options, add_subscription_wait_option
 
@@ -49,14 +49,9 @@ def snapshot(args: argparse.Namespace) -> int:
             update=args.update,
             output=args.output,
             server=args.server,
-            transport=args.transport,
-            headers=parse_headers(args.headers),
-            fixture=args.fixture,
-            timeout=args.timeout,
-            subscription_wait=args.subscription_wait,
-            protocol=args.protocol,
             jobs=args.jobs,
             reports=reports(args),
+            **suite_server(args),
         )
     except UsageError as error:
         return fail("snapshot", error)
