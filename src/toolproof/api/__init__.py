@@ -18,6 +18,17 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
+from toolproof.api.audit import audit as audit
+from toolproof.api.authoring import coverage as coverage
+from toolproof.api.authoring import generate as generate
+from toolproof.api.authoring import matrix as matrix
+from toolproof.api.authoring import snapshot as snapshot
+from toolproof.api.conformance import conformance as conformance
+from toolproof.api.fuzz import fuzz as fuzz
+from toolproof.api.intercept import intercept as intercept
+from toolproof.api.lint import lint as lint
+from toolproof.api.load_measure import load_server as load_server
+from toolproof.api.probes import server_spec as server_spec
 from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
@@ -34,6 +45,7 @@ if TYPE_CHECKING:
     from toolproof.model.server_case import Case
     from toolproof.model.transcript import Platform
     from toolproof.probe.load import LoadPlan, LoadReport
+    from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
     from toolproof.run.interrupt import Interrupted
     from toolproof.sources.options import ServerOptions
@@ -42,13 +54,24 @@ __all__ = [
     "Collection",
     "Reports",
     "SuiteResult",
+    "audit",
     "check_traces",
     "collect_suite",
+    "conformance",
+    "coverage",
     "evaluate",
+    "fuzz",
+    "generate",
+    "intercept",
+    "lint",
+    "load_server",
+    "matrix",
     "measure_load",
     "merge_reports",
     "run_suite",
     "scan",
+    "server_spec",
+    "snapshot",
 ]
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
@@ -207,8 +230,10 @@ def merge_reports(
     paths: Sequence[str | Path], *, reports: Reports | None = None, sink: Sink | None = None
 ) -> SuiteResult:
     """The run the saved JSON reports `paths` make together (the shards of one `--shard K/N` split, in any
-    order, or reports without a shard, joined), sent to `reports` as a run of its own. Raises UsageError
-    naming the report that cannot be read, or the shard that is missing or repeated."""
+    order, or reports without a shard, joined), sent to `reports` as a run of its own. Its exit status is
+    0 unless `reports` has a gate (`Reports.gate`: a threshold or a baseline), which decides it as for a
+    run. Raises UsageError naming the report that cannot be read, or the shard that is missing or
+    repeated."""
     from toolproof.report.html import ReportFormatError
     from toolproof.report.merge import merge_reports as merged_run
 
@@ -216,10 +241,12 @@ def merge_reports(
         merged = merged_run(path_list(paths))
     except ReportFormatError as problem:
         raise UsageError(str(problem)) from None
-    title = (reports.title if reports else None) or merged.title
-    events = replace(reports or Reports(), title=title).sink((), sink)
+    given = reports or Reports()
+    title = given.title or merged.title
+    events = replace(given, title=title).sink((), sink)
     report_results(merged.results, events, title, merged.duration_s)
-    return SuiteResult(tuple(merged.results), merged.duration_s)
+    gate = given.gate
+    return SuiteResult(tuple(merged.results), merged.duration_s, gate=gate, decides=gate is not None)
 
 
 def run_suite(
@@ -355,7 +382,11 @@ def run_collection(
         )
 
     outcome = run_until_signal(main) if handle_signals else anyio.run(main)
-    return _suite_result(outcome, time.monotonic() - started, collection.sharded, collection.resume)
+    result = _suite_result(
+        outcome, time.monotonic() - started, collection.sharded, collection.resume, given.gate
+    )
+    ran = len(outcome) if isinstance(outcome, list) else len(collection.items)
+    return replace(result, not_run=len(collection.items) - ran) if maxfail else result
 
 
 def _last_durations(reports: Reports | None) -> dict[str, float]:
@@ -372,14 +403,15 @@ def _suite_result(
     duration_s: float,
     sharded: Sharded | None = None,
     resume: Resume | None = None,
+    gate: Gate | None = None,
 ) -> SuiteResult:
     """What a run gave: with `resume`, the stopped run's results beside its own."""
     from toolproof.run.interrupt import Interrupted
 
     if isinstance(outcome, Interrupted):
-        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded)
+        return SuiteResult((), duration_s, stopped_by=outcome.signal, sharded=sharded, gate=gate)
     results = outcome if resume is None else resume.combined(outcome)
-    return SuiteResult(tuple(results), duration_s, sharded=sharded)
+    return SuiteResult(tuple(results), duration_s, sharded=sharded, gate=gate)
 
 
 def _names(cases: Sequence[Case], which: str = "") -> str:
@@ -473,7 +505,8 @@ def check_traces(
             "report them as not evaluated"
         )
     started = time.monotonic()
-    events = replace(reports or Reports(), sharded=sharded).sink((), sink)
+    given = reports or Reports()
+    events = replace(given, sharded=sharded).sink((), sink)
 
     async def main() -> list[CaseResult]:
         clocks = Clocks(zone, moment)
@@ -488,7 +521,9 @@ def check_traces(
 
     results = anyio.run(main)
     unchecked = not any(runs_of[id(case)] and case.all_assertions() for case in loaded if not case.skip)
-    return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
+    return SuiteResult(
+        tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded, gate=given.gate
+    )
 
 
 def evaluate(
@@ -586,4 +621,4 @@ def evaluate(
         return replace(reports or Reports(), sharded=collected.sharded, resume=resumed).sink(secrets, sink)
 
     outcome = run_eval(request, sink_for, handle_signals=handle_signals)
-    return _suite_result(outcome, time.monotonic() - started, *taken[0])
+    return _suite_result(outcome, time.monotonic() - started, *taken[0], (reports or Reports()).gate)

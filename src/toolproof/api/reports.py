@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.report.baseline import Entry
+    from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
 
 
@@ -25,7 +26,8 @@ class Reports:
     the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records;
     `resume`: a stopped run's results every report adds to this run's; `files`: a destination for any format
     of `report/formats.py` by its name (the built-in formats' fields are shorthands for it). Secret values
-    are masked in each."""
+    are masked in each. `threshold` and `baseline`, with `fail_on_regression`, also decide the call's exit
+    status (`gate`)."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -44,6 +46,16 @@ class Reports:
     sharded: Sharded | None = None
     resume: Resume | None = None
     files: Mapping[str, str | Path] = field(default_factory=dict)
+    fail_on_regression: bool = False
+
+    @property
+    def gate(self) -> Gate | None:
+        """The gate `threshold` and `baseline` make of the exit status (None without either)."""
+        if self.threshold is None and self.baseline is None:
+            return None
+        from toolproof.report.gate import Gate
+
+        return Gate(self.threshold, self.baseline, self.fail_on_regression)
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
         """One sink feeding every report asked for (and `also`): the terminal and its notes, then each
@@ -114,12 +126,42 @@ class Reports:
         return [LastFailedWriter(Path(self.state_dir)), DurationsWriter(Path(self.state_dir))]
 
 
+class RunStream:
+    """Sends verdicts to `sink` as the events of one run titled `title`, as they come: `start`, then `add`
+    for each result (numbered in the order added), then `end`."""
+
+    def __init__(self, sink: Sink, title: str) -> None:
+        self.sink = sink
+        self.title = title
+        self.results: list[CaseResult] = []
+        self._total = 0
+
+    def start(self, total: int, settings: Mapping[str, object] | None = None) -> None:
+        from toolproof.model.events import RunStarted
+
+        self._total = total
+        self.sink.handle(RunStarted(total=total, title=self.title, settings=dict(settings or {})))
+
+    def add(self, result: CaseResult) -> None:
+        """Report `result` as the next case (the run's total grows when more come than announced)."""
+        from toolproof.model.events import CaseFinished, CaseStarted
+
+        index = len(self.results)
+        total = max(self._total, index + 1)
+        self.results.append(result)
+        self.sink.handle(CaseStarted(name=result.name, index=index, total=total))
+        self.sink.handle(CaseFinished(result=result, index=index, total=total))
+
+    def end(self, duration_s: float) -> None:
+        from toolproof.model.events import RunFinished
+
+        self.sink.handle(RunFinished(results=list(self.results), duration_s=duration_s))
+
+
 def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:
     """Send verdicts reached all at once to `sink` as the events of a run."""
-    from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted
-
-    sink.handle(RunStarted(total=len(results), title=title))
-    for index, result in enumerate(results):
-        sink.handle(CaseStarted(name=result.name, index=index, total=len(results)))
-        sink.handle(CaseFinished(result=result, index=index, total=len(results)))
-    sink.handle(RunFinished(results=list(results), duration_s=duration_s))
+    stream = RunStream(sink, title)
+    stream.start(len(results))
+    for result in results:
+        stream.add(result)
+    stream.end(duration_s)

@@ -14,19 +14,27 @@ if TYPE_CHECKING:
     from toolproof.load.shards import Sharded
     from toolproof.model.result import CaseResult
     from toolproof.model.server_case import Case
+    from toolproof.probe.scan.run import Unreached
+    from toolproof.report.gate import Gate
     from toolproof.report.resume import Resume
 
 
 @dataclass(frozen=True)
 class SuiteResult:
     """The verdicts of one call, in suite order; `stopped_by` is the signal that ended it early, if any;
-    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run)."""
+    `nothing_ran` says that cases were found but none could run (`check_traces`: none had a recorded run);
+    `gate`: the threshold and baseline that decide `exit_code` again (`Reports.gate`), not applied to a run
+    `--maxfail` cut short, which left `not_run` cases unrun; `decides=False`: the call only wrote reports
+    (`merge_reports` without a gate), and its exit status is 0."""
 
     results: tuple[CaseResult, ...]
     duration_s: float = 0.0
     stopped_by: signal.Signals | None = None
     nothing_ran: bool = False
     sharded: Sharded | None = None  # --shard: the shard run and the whole selection it was taken from
+    gate: Gate | None = None
+    not_run: int = 0
+    decides: bool = True
 
     def _count(self, status: str) -> int:
         return sum(1 for result in self.results if result.status == status)
@@ -48,8 +56,9 @@ class SuiteResult:
         return self._count("SKIP")
 
     @property
-    def exit_code(self) -> int:
-        """The command line's exit status for these verdicts: an `ExitCode`, or 128 + the signal number."""
+    def verdicts_code(self) -> int:
+        """The exit status of the verdicts alone, before the gate: an `ExitCode`, or 128 + the signal
+        number."""
         if self.stopped_by is not None:
             return ExitCode.stopped_by(self.stopped_by)
         status = exit_code_of(self.results)
@@ -58,9 +67,32 @@ class SuiteResult:
         return ExitCode.NO_TESTS if status == ExitCode.OK and self.nothing_ran else status
 
     @property
+    def exit_code(self) -> int:
+        """The command line's exit status for this call: the verdicts' (`verdicts_code`), decided again by
+        the gate."""
+        status = self.verdicts_code
+        if not self.decides:
+            return status if self.stopped_by is not None else ExitCode.OK
+        if self.gate is None or self.not_run:
+            return status
+        return self.gate.decide(status, self.results, sharded=self.sharded is not None)
+
+    @property
     def ok(self) -> bool:
         """Whether at least one case ran and none failed or could not be loaded."""
         return self.exit_code == ExitCode.OK
+
+
+@dataclass(frozen=True)
+class ProbeResult(SuiteResult):
+    """The verdicts of a probe of one server (`lint`, `audit`, `fuzz`, `conformance`); `unreached`: the server
+    could not be started, reached or listed, so nothing was probed (exit status 2, as a usage error)."""
+
+    unreached: Unreached | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return ExitCode.USAGE if self.unreached is not None else super().exit_code
 
 
 def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:

@@ -23,7 +23,7 @@ from toolproof.check.preconditions import unmet
 from toolproof.check.registry import NotEvaluated, Verdict, describe, registered
 from toolproof.check.run_view import RunView, Scoped
 from toolproof.core.expressions import Clock, Scope, dot_path, shadowed
-from toolproof.model.result import Failure, FailureKind, Status
+from toolproof.model.result import Failure, FailureKind, Status, status_of
 from toolproof.model.scenario import AgentCase, Assertion, JudgeCheck
 from toolproof.model.transcript import Transcript
 
@@ -66,8 +66,7 @@ def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) ->
         return CheckOutcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
     if isinstance(verdict, Failure):
         failure = verdict.model_copy(update={"check": check.kind})
-        status = Status.FAIL if failure.kind is FailureKind.EXPECTATION else Status.ERROR
-        return CheckOutcome(check, turn, label, status, failure)
+        return CheckOutcome(check, turn, label, status_of(failure.kind), failure)
     return CheckOutcome(check, turn, label, Status.PASS, reason=str(verdict) or None)  # approved by the judge
 
 
@@ -226,7 +225,7 @@ class Evaluating:
         self.waiting = None
         if isinstance(reply, Exception):
             failure = Failure(
-                kind=FailureKind.TRANSPORT, message=f"the judge failed: {type(reply).__name__}: {reply}"
+                kind=FailureKind.CONFIG, message=f"the judge failed: {type(reply).__name__}: {reply}"
             )
             results: list[Failure | Approved] = [failure] * len(subjects)
         else:

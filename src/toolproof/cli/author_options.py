@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from toolproof.cli import Parser
 from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
-    from toolproof.load import LoadError
-    from toolproof.model.server_case import Case
+    from toolproof.api import Protocol
+    from toolproof.api.authoring import Transport
     from toolproof.model.server_config import ServerConfig
     from toolproof.sources.options import ServerOptions
 
@@ -128,23 +127,33 @@ def parse_headers(text: str) -> dict[str, str]:
 
 
 def server_config(spec: str, transport: str | None, headers: str) -> ServerConfig:
-    """The server `--server` names: a command line (stdio; split like a shell, never run by one) or a URL
-    (Streamable HTTP unless `transport` says otherwise)."""
-    from toolproof.model.server_config import ServerConfig, Transport
+    """The server `--server` names, with the headers of `--headers` (see `api.authoring.server_config`)."""
+    from toolproof.api.authoring import server_config as config
 
-    is_url = spec.startswith(("http://", "https://"))
-    kind = Transport(transport or ("http" if is_url else "stdio"))
-    if kind is Transport.STDIO:
-        try:
-            words = shlex.split(spec)
-        except ValueError as error:
-            raise UsageError(f"--server: {error}") from None
-        if not words:
-            raise UsageError("--server: empty command")
-        return ServerConfig(command=words[0], args=words[1:])
-    if not spec.startswith(("http://", "https://")):
-        raise UsageError(f"--server: a {transport} server is a http:// or https:// URL, got {spec!r}")
-    return ServerConfig(transport=kind, url=spec, headers=parse_headers(headers))
+    return config(spec, transport, parse_headers(headers))  # type: ignore[arg-type]
+
+
+class SuiteServer(TypedDict):
+    """The server settings of the commands that run a suite (`snapshot`, `matrix`), as the API takes them."""
+
+    transport: Transport | None
+    headers: dict[str, str]
+    fixture: Path | None
+    timeout: float
+    subscription_wait: float
+    protocol: Protocol
+
+
+def suite_server(args: argparse.Namespace) -> SuiteServer:
+    """--transport, --headers, --fixture, --timeout, --subscription-wait and --protocol; raises UsageError."""
+    return SuiteServer(
+        transport=args.transport,
+        headers=parse_headers(args.headers),
+        fixture=args.fixture,
+        timeout=args.timeout,
+        subscription_wait=args.subscription_wait,
+        protocol=args.protocol,
+    )
 
 
 def given_server(args: argparse.Namespace) -> ServerConfig | None:
@@ -174,29 +183,3 @@ def suite_paths(args: argparse.Namespace) -> list[Path]:
     if not paths:
         raise UsageError("give at least one suite file or directory (PATH or --suite)")
     return paths
-
-
-def load_items(paths: Sequence[Path]) -> list[Case | LoadError]:
-    """Every case and load error of the files the paths name, in order; UsageError for a missing path."""
-    from toolproof.load import SuiteNotFound, load_paths
-
-    try:
-        return load_paths(paths)
-    except SuiteNotFound as error:
-        raise UsageError(str(error)) from None
-
-
-def with_server(items: Sequence[Case | LoadError], server: ServerConfig | None) -> list[Case | LoadError]:
-    """The items with every case pointed at `server` (its env, cwd and client capabilities kept)."""
-    from toolproof.model.server_case import Case
-
-    if server is None:
-        return list(items)
-    fields = ("command", "args", "transport", "url", "headers")
-    replaced = {name: getattr(server, name) for name in fields}
-    return [
-        item.model_copy(update={"server": item.server.model_copy(update=replaced)})
-        if isinstance(item, Case)
-        else item
-        for item in items
-    ]

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from toolproof.cli.options import add_output_options, reports, settle_json
 from toolproof.cli.outcome import exit_status
-from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof check: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    return gated(args, result, exit_status("toolproof check", result))
+    return exit_status("toolproof check", result)
 
 
 def split_paths(traces: Sequence[Path], cases: Sequence[Path]) -> tuple[list[Path], list[Path]]:

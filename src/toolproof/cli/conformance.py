@@ -6,9 +6,7 @@ import argparse
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
 from toolproof.cli.options import (
@@ -21,9 +19,6 @@ from toolproof.cli.options import (
     working_directory,
 )
 from toolproof.exit_codes import ExitCode, UsageError
-
-if TYPE_CHECKING:
-    from toolproof.model.result import CaseResult
 
 _NAME = "toolproof conformance"
 DEFAULT_TIMEOUT_S = 10.0
@@ -72,15 +67,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def conformance(args: argparse.Namespace) -> int:
-    from toolproof.api import exit_code_of, report_results
-    from toolproof.cli.probing import source_path
-    from toolproof.core.sanitize import secret_values
+    from toolproof import api
+    from toolproof.cli.outcome import exit_status
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
-    from toolproof.probe.conformance import check_server
-    from toolproof.probe.conformance.expected_failures import as_judged
     from toolproof.probe.conformance.inputs import InputsError, ProbeInputs, read_inputs
-    from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
 
     try:
@@ -123,11 +114,4 @@ def conformance(args: argparse.Namespace) -> int:
             cwd=working_directory(args, "conformance"),
             request_timeout=args.timeout,
         )
-    sink = reports(args).sink(secret_values(os.environ, headers))
-    started = time.perf_counter()
-    results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
-    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, inputs))
-    report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
-    if isinstance(outcome, Interrupted):
-        return outcome.report(f"toolproof {_NAME}")
-    return exit_code_of(as_judged(results, args.baseline))
+    return exit_status(_NAME, api.conformance(spec, inputs=inputs, reports=reports(args)))

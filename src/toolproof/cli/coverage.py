@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from toolproof.cli.author_options import (
     UsageError,
@@ -14,18 +12,9 @@ from toolproof.cli.author_options import (
     add_server_options,
     add_suite_options,
     fail,
-    given_server,
-    load_items,
-    server_options,
+    parse_headers,
     suite_paths,
 )
-from toolproof.exit_codes import ExitCode
-
-if TYPE_CHECKING:
-    from toolproof.author.listing import Listing
-    from toolproof.model.server_case import Case
-    from toolproof.model.server_config import ServerConfig
-    from toolproof.sources.options import ServerOptions
 
 
 def _percent(text: str) -> int:
@@ -67,76 +56,38 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=coverage)
 
 
-async def _listing(servers: list[ServerConfig], options: ServerOptions) -> Listing:
-    """The union of what the servers list (one server, in the usual case)."""
-    from toolproof.author.listing import Listing, list_server
-
-    listings = [await list_server(server, options) for server in servers]
-    union = Listing()
-    for listing in listings:
-        for kind in ("tools", "resources", "templates", "prompts"):
-            known = {json.dumps(item, sort_keys=True) for item in getattr(union, kind)}
-            getattr(union, kind).extend(
-                item for item in getattr(listing, kind) if json.dumps(item, sort_keys=True) not in known
-            )
-    return union
-
-
-def _servers(cases: list[Case], given: ServerConfig | None) -> list[ServerConfig]:
-    if given is not None:
-        return [given]
-    from toolproof.model.server_case import TrajectoryBlock
-
-    servers: list[ServerConfig] = []
-    for case in cases:
-        if not isinstance(case.block, TrajectoryBlock) and case.server not in servers:
-            servers.append(case.server)
-    if not servers:
-        raise UsageError("no case names a server; give one with --server")
-    return servers
-
-
 def coverage(args: argparse.Namespace) -> int:
-    from toolproof.author.coverage import coverage_json, coverage_lines, measure
+    from toolproof import api
     from toolproof.core.sanitize import clean
-    from toolproof.core.writing import write_atomic
-    from toolproof.load import LoadError
-    from toolproof.mcp.errors import RequestFailed
-    from toolproof.model.server_case import Case
-    from toolproof.run.interrupt import Interrupted, run_until_signal
 
+    json_file = Path(args.json) if args.json not in (None, "-") else None
     try:
-        paths = suite_paths(args)
-        options = server_options(args)
-        items = load_items(paths)
-        cases = [item for item in items if isinstance(item, Case)]
-        servers = _servers(cases, given_server(args))
+        result = api.coverage(
+            suite_paths(args),
+            server=args.server,
+            transport=args.transport,
+            headers=parse_headers(args.headers),
+            timeout=args.timeout,
+            protocol=args.protocol,
+            minimum=args.min,
+            outputs=[target for target in (args.output, json_file) if target is not None],
+        )
     except UsageError as error:
         return fail("coverage", error)
-    for problem in (item for item in items if isinstance(item, LoadError)):
+    for problem in result.errors:
         print(f"toolproof coverage: {problem}", file=sys.stderr)
-    try:
-        listing = run_until_signal(lambda: _listing(servers, options))
-    except RequestFailed as error:
-        return fail("coverage", Exception(clean(error.failure.message)))
-    if isinstance(listing, Interrupted):  # no coverage without the whole listing: nothing to write
-        return listing.report("toolproof coverage")
-    measured = measure(cases, listing)
-    report = json.dumps(coverage_json(measured), indent=2, ensure_ascii=False) + "\n"
-    for target in (args.output, Path(args.json) if args.json not in (None, "-") else None):
-        if target is not None:
-            try:
-                write_atomic(target, report)
-            except OSError as error:
-                return fail("coverage", error)
+    if result.stopped_by is not None or result.measured is None:  # no listing: nothing written
+        from toolproof.run.interrupt import Interrupted
+
+        assert result.stopped_by is not None
+        return Interrupted(result.stopped_by).report("toolproof coverage")
+    from toolproof.author.coverage import coverage_lines
+
     if args.json == "-":
-        sys.stdout.write(report)
+        sys.stdout.write(result.document())
     else:
-        print("\n".join(clean(line) for line in coverage_lines(measured)))
-    if args.min is not None and measured.percentage < args.min:
-        print(
-            f"toolproof coverage: {measured.percentage}% of the tools covered, under --min {args.min}%",
-            file=sys.stderr,
-        )
-        return ExitCode.FAILED
-    return ExitCode.USAGE if any(isinstance(item, LoadError) for item in items) else ExitCode.OK
+        print("\n".join(clean(line) for line in coverage_lines(result.measured)))
+    if result.below_minimum:
+        print(f"toolproof coverage: {result.measured.percentage}% of the tools covered, under --min "
+              f"{args.min}%", file=sys.stderr)
+    return result.exit_code

@@ -15,7 +15,6 @@ from toolproof.cli.options import (
     settle_json,
 )
 from toolproof.cli.outcome import exit_status
-from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 PROVIDERS = ("openai", "anthropic", "scripted")
@@ -178,4 +177,4 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    return gated(args, result, exit_status("toolproof eval", result))
+    return exit_status("toolproof eval", result)

@@ -12,8 +12,7 @@ from toolproof.cli.author_options import (
     add_command,
     add_server_options,
     fail,
-    given_server,
-    server_options,
+    parse_headers,
 )
 from toolproof.cli.options import jobs_arg
 from toolproof.exit_codes import ExitCode
@@ -80,54 +79,37 @@ def output_dir(args: argparse.Namespace, default: Path | None = None) -> Path:
 
 def run_generate(args: argparse.Namespace, output: Path, command: str) -> Generated | int:
     """Generate into `output` and print what was written; an exit status on error."""
-    import anyio
-
-    from toolproof.author.generate import generate
-    from toolproof.core.sanitize import clean
-    from toolproof.mcp.errors import RequestFailed
+    from toolproof import api
+    from toolproof.core.gofmt import counted
+    from toolproof.core.sanitize import clean, secret_values
 
     try:
-        server = given_server(args)
-        if server is None:
+        if not args.server:
             raise UsageError("give the server with --server")
-        options = server_options(args)
+        headers = parse_headers(args.headers)
+        done = api.generate(
+            args.server,
+            output,
+            transport=args.transport,
+            headers=headers,
+            fixture=args.fixture,
+            timeout=args.timeout,
+            protocol=args.protocol,
+            include_writes=args.include_writes,
+            overwrite=args.overwrite,
+            jobs=args.jobs,
+        ).generated
     except UsageError as error:
         return fail(command, error)
-    try:
-        done = anyio.run(
-            lambda: generate(
-                server,
-                output,
-                options,
-                include_writes=args.include_writes,
-                overwrite=args.overwrite,
-                jobs=args.jobs,
-            )
-        )
-    except RequestFailed as error:
-        return fail(command, Exception(clean(error.failure.message)))
-    except OSError as error:
-        return fail(command, error)
-    from toolproof.core.sanitize import secret_values
-
-    if secret_values({}, server.headers):
-        print(
-            f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
-            "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
-            file=sys.stderr,
-        )
+    if secret_values({}, headers):
+        print(f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
+              "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
+              file=sys.stderr)
     listing = done.listing
-    from toolproof.core.gofmt import counted
-
-    listed = [
-        counted(len(listing.tools), "tool"),
-        counted(len(listing.resources), "resource"),
-        counted(len(listing.prompts), "prompt"),
-    ]
-    print(
-        f"{', '.join(listed)}; {counted(len(done.written), 'file')} written to {output}, "
-        f"{len(done.kept)} left as they were"
-    )
+    listed = [counted(len(listing.tools), "tool"), counted(len(listing.resources), "resource"),
+              counted(len(listing.prompts), "prompt")]
+    print(f"{', '.join(listed)}; {counted(len(done.written), 'file')} written to {output}, "
+          f"{len(done.kept)} left as they were")
     for draft in done.skipped:
         print(clean(f"  skip: {draft.file}: {draft.skipped}"))
     if done.kept:

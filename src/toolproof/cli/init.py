@@ -60,9 +60,10 @@ def init(args: argparse.Namespace) -> int:
 def _from_server(args: argparse.Namespace, directory: Path) -> int:
     import anyio
 
+    from toolproof.api.authoring import load_items
     from toolproof.author.snapshot import run_snapshots
     from toolproof.author.snapshot_file import read_snapshots, render_snapshots, snapshot_path
-    from toolproof.cli.author_options import load_items, server_options
+    from toolproof.cli.author_options import server_options
     from toolproof.core.sanitize import clean
     from toolproof.core.writing import write_atomic
     from toolproof.model.result import Status

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from toolproof.cli.probing import COMMON_DIFFERENCES, add_server_options
-from toolproof.exit_codes import ExitCode, UsageError
+from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
-    from toolproof.mcp.spec import ConnectSpec
-    from toolproof.probe.lint_rules import Finding
-    from toolproof.run.interrupt import Interrupted
+    from toolproof.api import Reports
+    from toolproof.api.lint import LintResult
 
 _NAME = "lint"
 
@@ -71,132 +69,61 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from toolproof.cli.probing import connect_spec, usage
+    from toolproof import api
+    from toolproof.cli.probing import connect_spec, probe_status, usage
 
-    if (args.server is None) == (args.tools_file is None):
-        return usage(_NAME, "give either --server or --tools-file")
-    if args.tools_file is not None and (args.call_tools or args.detect_nondeterminism):
-        return usage(_NAME, "--call-tools and --detect-nondeterminism need --server")
     try:
         spec = connect_spec(args) if args.server is not None else None
+        result = api.lint(
+            spec,
+            tools_file=args.tools_file,
+            skip_rules=args.skip_rules.split(","),
+            strict=args.strict,
+            threshold=args.threshold,
+            call_tools=args.call_tools,
+            max_response_kb=args.max_response_kb,
+            detect_nondeterminism=args.detect_nondeterminism,
+            reports=None if args.fix else _reports(args),
+        )
     except UsageError as error:
         return usage(_NAME, str(error))
-    started = time.perf_counter()
-    gathered = _gather(args, spec)
-    if isinstance(gathered, int):
-        return gathered
-    found, stopped = gathered
-    status = _report(args, spec, found, time.perf_counter() - started)
-    return stopped.report(f"toolproof {_NAME}") if stopped is not None else status
+    if result.unreached is None:
+        if args.fix:
+            _print_fixes(args, result)
+        else:
+            _summary(args, result)
+    return probe_status(_NAME, result)
 
 
-Gathered: TypeAlias = "tuple[list[dict[str, Any]], list[Finding], list[str]]"
-"""The tools, every finding, and the lines the server wrote to stdout that are not MCP."""
+def _reports(args: argparse.Namespace) -> Reports:
+    from toolproof.cli.options import reports
+
+    return reports(args)
 
 
-def _gather(args: argparse.Namespace, spec: ConnectSpec | None) -> tuple[Gathered, Interrupted | None] | int:
-    """What lint found (so far, when a signal stopped it, with that stop), or the exit status after saying why
-    there is nothing."""
-    from toolproof.cli.probing import usage
-
-    skip = frozenset(code.strip().upper() for code in args.skip_rules.split(",") if code.strip())
-    if spec is None:
-        from toolproof.probe.lint_rules import grade, lint_tools
-        from toolproof.probe.tools import ToolsFileError, load_tools_file
-
-        try:
-            tools = load_tools_file(args.tools_file)
-        except ToolsFileError as error:
-            return usage(_NAME, str(error))
-        return (tools, grade(lint_tools(tools, skip), skip=skip, strict=args.strict), []), None
-    from toolproof.cli.probing import cannot_connect, run_async
-    from toolproof.mcp.errors import RequestFailed
-    from toolproof.run.interrupt import Interrupted
-
-    # a skipped rule never calls a tool
-    calls = args.call_tools and "E301" not in skip, args.detect_nondeterminism and "W107" not in skip
-    listed: list[dict[str, Any]] = []
-    found: list[Finding] = []
-    stray: list[str] = []
-
-    async def probe() -> None:
-        """Start the server, and load the rules while it boots; fill `listed`, `found` and `stray` as they
-        come, so a stop by signal keeps them."""
-        import threading
-
-        import anyio.to_thread
-
-        from toolproof.probe.connection import Prober
-
-        loading = threading.Thread(target=_load_rules, name="toolproof-lint-rules", daemon=True)
-        loading.start()
-        async with Prober(spec) as prober:
-            try:
-                listed.extend(await prober.list_tools())
-                await anyio.to_thread.run_sync(loading.join)
-                from toolproof.probe.lint import CallRules, call_findings
-                from toolproof.probe.lint_rules import lint_tools
-
-                rules = CallRules(calls[0], args.max_response_kb, calls[1])
-                found.extend(lint_tools(listed, skip))
-                await call_findings(prober, listed, rules, found)
-            finally:
-                stray.extend(prober.stray_stdout)
-
-    try:
-        outcome = run_async(probe)
-    except RequestFailed as error:
-        return cannot_connect(_NAME, error.failure.message, error.stderr)
-    from toolproof.probe.lint_rules import grade
-
-    stopped = outcome if isinstance(outcome, Interrupted) else None
-    return (listed, grade(found, skip=skip, strict=args.strict), stray), stopped
-
-
-def _load_rules() -> None:
-    """Import the rules and the results they become (run in a worker thread while the server starts)."""
-    import toolproof.probe.lint
-    import toolproof.probe.lint_rules  # noqa: F401
-
-
-def _report(args: argparse.Namespace, spec: ConnectSpec | None, gathered: Gathered, duration_s: float) -> int:
-    from toolproof.cli.probing import Reporter, say, secrets, source_path, terminal_stream
+def _summary(args: argparse.Namespace, result: LintResult) -> None:
+    from toolproof.cli.probing import say, terminal_stream
     from toolproof.core.gofmt import counted
-    from toolproof.probe.lint import lint_results, stdout_result
     from toolproof.probe.lint_rules import Severity
 
-    tools, findings, stray = gathered
-    source = source_path(spec) if spec is not None else args.tools_file
-    results = lint_results(tools, findings, source, threshold=args.threshold)
-    if stray:
-        results.append(stdout_result(stray, source))
-    if args.fix:
-        _print_fixes(args, tools, findings)
-        return ExitCode.FAILED if any(result.failure for result in results) else ExitCode.OK
-    reporter = Reporter(args, f"toolproof lint {source}", secrets(spec))
-    reporter.start(len(results))
-    reporter.all(results)
-    status = reporter.end(duration_s)
-    errors = sum(1 for finding in findings if finding.severity is Severity.ERROR)
+    errors = sum(1 for finding in result.findings if finding.severity is Severity.ERROR)
     say(
-        f"lint: {counted(len(tools), 'tool')}, {counted(errors, 'error')}, "
-        f"{counted(len(findings) - errors, 'warning')}",
+        f"lint: {counted(len(result.tools), 'tool')}, {counted(errors, 'error')}, "
+        f"{counted(len(result.findings) - errors, 'warning')}",
         terminal_stream(args),
     )
-    return status
 
 
-def _print_fixes(args: argparse.Namespace, tools: list[dict[str, Any]], findings: list[Finding]) -> None:
+def _print_fixes(args: argparse.Namespace, result: LintResult) -> None:
     from toolproof.cli.probing import say
     from toolproof.core.sanitize import clean
     from toolproof.core.writing import write_best_effort
-    from toolproof.probe.fixes import tool_patches
 
-    patches = tool_patches(tools, findings)
+    patches = result.patches
     if args.json:
         document = {
-            "tools": len(tools),
-            "findings": len(findings),
+            "tools": len(result.tools),
+            "findings": len(result.findings),
             "fixable": len(patches),
             "patches": patches,
         }

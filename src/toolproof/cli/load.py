@@ -10,7 +10,7 @@ from typing import Any
 
 from toolproof.cli.options import duration_arg, jobs_arg
 from toolproof.cli.probing import add_server_options, cannot_connect, connect_spec, usage
-from toolproof.exit_codes import ExitCode, UsageError
+from toolproof.exit_codes import UsageError
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,51 +61,42 @@ def run(args: argparse.Namespace) -> int:
     from toolproof import api
     from toolproof.core.writing import write_best_effort
     from toolproof.probe.load import LoadError, LoadPlan
-    from toolproof.probe.load.slo import SloError, describe, parse_slo
+    from toolproof.probe.load.slo import describe
 
     try:
         spec = connect_spec(args)
         arguments = _arguments(args.args)
-        objectives = parse_slo(args.slo) if args.slo else []
-    except (UsageError, SloError) as problem:
+        if args.warmup < 0:
+            raise UsageError(f"--warmup must not be negative, got {args.warmup}")
+        plan = LoadPlan(
+            spec=spec,
+            tool=args.tool,
+            arguments=arguments,
+            concurrency=args.concurrency,
+            sessions=args.sessions,
+            requests=args.requests,
+            duration_s=args.duration,
+            warmup=args.warmup,
+        )
+        result = api.load_server(plan, slo=args.slo, handle_signals=True)
+    except UsageError as problem:
         return usage("load", str(problem))
-    if args.warmup < 0:
-        return usage("load", f"--warmup must not be negative, got {args.warmup}")
-    plan = LoadPlan(
-        spec=spec,
-        tool=args.tool,
-        arguments=arguments,
-        concurrency=args.concurrency,
-        sessions=args.sessions,
-        requests=args.requests,
-        duration_s=args.duration,
-        warmup=args.warmup,
-    )
-    try:
-        report = api.measure_load(plan, handle_signals=True)
     except LoadError as error:
         return cannot_connect("load", str(error), error.stderr)
     out = sys.stderr if args.json == "-" else sys.stdout
-    print(report.table(), file=out)
-    for objective in objectives:
-        print(describe(objective, report), file=out)
-    document = {
-        **report.as_json(),
-        "slo": [
-            {"objective": objective.text, "actual": objective.actual(report), "met": objective.met(report)}
-            for objective in objectives
-        ],
-    }
-    text = json.dumps(document, indent=2) + "\n"
+    print(result.report.table(), file=out)
+    for objective in result.objectives:
+        print(describe(objective, result.report), file=out)
+    text = json.dumps(result.document(), indent=2) + "\n"
     if args.json == "-":
         sys.stdout.write(text)
     elif args.json:
         write_best_effort(args.json, text)
-    if report.stopped_by is not None:
+    if result.report.stopped_by is not None:
         from toolproof.run.interrupt import Interrupted
 
-        return Interrupted(signal.Signals[report.stopped_by]).report("toolproof load")
-    return ExitCode.OK if all(objective.met(report) for objective in objectives) else ExitCode.FAILED
+        return Interrupted(signal.Signals[result.report.stopped_by]).report("toolproof load")
+    return result.exit_code
 
 
 def _arguments(text: str) -> dict[str, Any]:

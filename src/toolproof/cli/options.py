@@ -305,6 +305,7 @@ def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Re
         baseline=args.baseline,
         durations=args.durations,
         threshold=getattr(args, "pass_percent", None),
+        fail_on_regression=getattr(args, "fail_on_regression", False),
         state_dir=STATE_DIR,
         title=f"toolproof {getattr(args, 'command', None) or 'run'}",
     )

@@ -13,12 +13,13 @@ if TYPE_CHECKING:
 
 
 def exit_status(command: str, result: SuiteResult) -> int:
-    """`result.exit_code`; says why on stderr when it is a stop by signal, NO_TESTS or an empty shard."""
+    """`result.exit_code`; says why on stderr when the verdicts are a stop by signal, NO_TESTS or an empty
+    shard."""
     if result.stopped_by is not None:
         from toolproof.run.interrupt import Interrupted
 
         return Interrupted(result.stopped_by).report(command)
-    status = result.exit_code
+    status = result.verdicts_code
     note = result.sharded.empty_note if result.sharded is not None and not result.results else None
     if note is not None:
         print(f"{command}: {note}; nothing to run", file=sys.stderr)
@@ -30,4 +31,4 @@ def exit_status(command: str, result: SuiteResult) -> int:
             empty = any(each.reason == NOTHING_TO_CHECK for each in result.results)
             why = NOTHING_TO_CHECK if empty else "no case had a recorded run to check"
         print(f"{command}: nothing ran: {why} (exit status {status})", file=sys.stderr)
-    return status
+    return result.exit_code

@@ -1,15 +1,11 @@
-"""What `lint`, `audit` and `fuzz` share: the server options, the connection spec, reporting the verdicts."""
+"""What the probe commands (`lint`, `audit`, `fuzz`, `scan`, `load`) share: the server options, the connection
+spec, and saying why a server could not be probed."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
-from urllib.parse import urlsplit
 
 from toolproof.cli.options import (
     add_cwd_option,
@@ -20,12 +16,11 @@ from toolproof.cli.options import (
     headers_from,
     working_directory,
 )
-from toolproof.exit_codes import ExitCode, UsageError
+from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
+    from toolproof.api.results import ProbeResult
     from toolproof.mcp.spec import ConnectSpec
-    from toolproof.model.result import CaseResult
-    from toolproof.run.interrupt import Interrupted
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = "15s"
@@ -70,39 +65,19 @@ def add_server_options(
 
 
 def connect_spec(args: argparse.Namespace) -> ConnectSpec:
-    """The spec for --server/--transport/--headers/--timeout; raises UsageError."""
-    from toolproof.mcp.spec import ConnectSpec, protocol_mode
-    from toolproof.model.server_config import Transport
+    """The spec for --server/--transport/--headers/--cwd/--timeout/--protocol; raises UsageError."""
+    from toolproof.api import server_spec
 
-    protocol = protocol_mode(args.protocol)
     server = str(args.server or "").strip()
     is_url = server.startswith(("http://", "https://"))
-    transport = Transport(args.transport or ("http" if is_url else "stdio"))
-    headers = headers_from(args, args.command)
-    if transport is not Transport.STDIO:
-        if not is_url:
-            raise UsageError(f"--transport {transport.value} needs an http:// or https:// URL as --server")
-        return ConnectSpec(
-            transport=transport, url=server, headers=headers, request_timeout=args.timeout, protocol=protocol
-        )
-    if is_url:
-        raise UsageError("--server is a URL: give --transport sse or http")
-    try:
-        command = shlex.split(server)
-    except ValueError as error:
-        raise UsageError(f"--server: {error}") from None
-    if not command:
-        raise UsageError("--server: no command given")
-    if headers:
-        raise UsageError("--headers applies only to --transport sse or http")
-    return ConnectSpec(
-        transport=transport,
-        command=command[0],
-        args=tuple(command[1:]),
-        env=dict(os.environ),
-        cwd=working_directory(args, args.command),
-        request_timeout=args.timeout,
-        protocol=protocol,
+    stdio = not is_url and (args.transport or "stdio") == "stdio"
+    return server_spec(
+        server,
+        transport=args.transport,
+        headers=headers_from(args, args.command),
+        cwd=working_directory(args, args.command) if stdio else None,
+        timeout=args.timeout,
+        protocol=args.protocol,
     )
 
 
@@ -127,21 +102,6 @@ def cannot_connect(name: str, message: str, stderr: str) -> int:
     return EXIT_CONNECTION
 
 
-def secrets(spec: ConnectSpec | None) -> set[str]:
-    from toolproof.core.sanitize import secret_values
-
-    headers = dict(spec.headers) if spec is not None else {}
-    return secret_values(os.environ, headers) | {value for value in headers.values() if len(value) >= 4}
-
-
-def source_path(spec: ConnectSpec) -> Path:
-    """What results name as their file: the server's host and path, or its command line."""
-    if spec.url:
-        parts = urlsplit(spec.url)
-        return Path(parts.netloc + parts.path)
-    return Path(shlex.join([spec.command, *spec.args]))
-
-
 def terminal_stream(args: argparse.Namespace) -> TextIO:
     return sys.stderr if args.json == "-" else sys.stdout
 
@@ -158,53 +118,11 @@ def say(text: str, stream: TextIO | None = None) -> None:
         silence(out)
 
 
-class Reporter:
-    """Sends results to the sinks --json/--junit/the terminal asked for, as a run of `total` cases."""
+def probe_status(name: str, result: ProbeResult) -> int:
+    """The exit status of a probe's `result`, after saying on stderr why the server could not be probed, or
+    that a signal stopped the probe."""
+    from toolproof.cli.outcome import exit_status
 
-    def __init__(self, args: argparse.Namespace, title: str, secret_values: Iterable[str]) -> None:
-        from toolproof.cli.options import reports
-
-        self._sink = reports(args).sink(secret_values)
-        self._title = title
-        self._results: list[CaseResult] = []
-
-    def start(self, total: int, settings: dict[str, object] | None = None) -> None:
-        from toolproof.model.events import RunStarted
-
-        self._sink.handle(RunStarted(total=total, title=self._title, settings=settings or {}))
-
-    def started(self, name: str, index: int, total: int) -> None:
-        from toolproof.model.events import CaseStarted
-
-        self._sink.handle(CaseStarted(name=name, index=index, total=total))
-
-    def finished(self, result: CaseResult, index: int, total: int) -> None:
-        from toolproof.model.events import CaseFinished
-
-        self._results.append(result)
-        self._sink.handle(CaseFinished(result=result, index=index, total=total))
-
-    def all(self, results: Sequence[CaseResult]) -> None:
-        for index, result in enumerate(results):
-            self.started(result.name, index, len(results))
-            self.finished(result, index, len(results))
-
-    def end(self, duration_s: float) -> int:
-        from toolproof.api import exit_code_of
-        from toolproof.model.events import RunFinished
-
-        self._sink.handle(RunFinished(results=list(self._results), duration_s=duration_s))
-        return int(exit_code_of(self._results))
-
-
-def run_async(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
-    """Run an async probe until it ends or a stop signal (SIGTERM, SIGINT, SIGHUP) cancels it, which stops its
-    servers; leave no server process behind either way."""
-    from toolproof.mcp.process import become_subreaper, reap_strays
-    from toolproof.run.interrupt import run_until_signal
-
-    become_subreaper()
-    try:
-        return run_until_signal(work)
-    finally:
-        reap_strays()
+    if result.unreached is not None:
+        return cannot_connect(name, result.unreached.message, result.unreached.stderr)
+    return exit_status(f"toolproof {name}", result)

@@ -60,22 +60,20 @@ def run(args: argparse.Namespace) -> int:
             return _render(args.reports[0], args.html)
     except ReportFormatError as error:
         return _fail(str(error))
-    decided = args.pass_percent is not None or args.baseline is not None
-    return merge(args, "toolproof report", decided=decided)
+    return merge(args, "toolproof report")
 
 
-def merge(args: argparse.Namespace, command: str, *, decided: bool = True) -> int:
-    """Merge `args.reports` into one run and write its reports; the exit status as `ci` decides it when
-    `decided`, else 0."""
+def merge(args: argparse.Namespace, command: str) -> int:
+    """Merge `args.reports` into one run and write its reports; the exit status as `ci` decides it (a
+    threshold or baseline is given), else 0."""
     from toolproof import api
     from toolproof.cli.outcome import exit_status
-    from toolproof.cli.reporting import gated
 
     try:
         result = api.merge_reports(args.reports, reports=replace(reports(args), title=None))
     except UsageError as problem:
         return _fail(str(problem), command)
-    return gated(args, result, exit_status(command, result)) if decided else ExitCode.OK
+    return exit_status(command, result) if result.decides else result.exit_code
 
 
 def _page_only(args: argparse.Namespace) -> bool:

@@ -22,7 +22,6 @@ from toolproof.cli.options import (
     settle_json,
 )
 from toolproof.cli.outcome import exit_status
-from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -148,10 +147,7 @@ def run(args: argparse.Namespace) -> int:
         trials=args.trials,
         slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
-    unrun = len(collection.items) - len(result.results)
-    if args.maxfail and result.stopped_by is None and unrun > 0:  # the terminal report said it stopped
-        return exit_status(command, result)  # failed; a threshold does not judge a run cut short
-    return gated(args, result, exit_status(command, result))
+    return exit_status(command, result)
 
 
 def collect_only(collection: Collection, args: argparse.Namespace) -> int:

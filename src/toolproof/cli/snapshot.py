@@ -12,11 +12,8 @@ from toolproof.cli.author_options import (
     add_server_options,
     add_suite_options,
     fail,
-    given_server,
-    load_items,
-    server_options,
     suite_paths,
-    with_server,
+    suite_server,
 )
 from toolproof.cli.options import add_output_options, add_subscription_wait_option
 
@@ -45,49 +42,25 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=snapshot)
 
 
-def snapshot_file_for(paths: list[Path], output: Path | None) -> Path:
-    if output is not None:
-        return output
-    from toolproof.author.snapshot_file import snapshot_path
-
-    first = paths[0]
-    return snapshot_path(first if first.is_dir() else first.parent)
-
-
 def snapshot(args: argparse.Namespace) -> int:
-    from toolproof.api import exit_code_of
-    from toolproof.author.snapshot import run_snapshots
-    from toolproof.author.snapshot_file import SnapshotFileError, read_snapshots, render_snapshots
+    from toolproof import api
     from toolproof.cli.options import reports
-    from toolproof.core.writing import write_atomic
-    from toolproof.model.server_case import Case
-    from toolproof.run.interrupt import Interrupted, run_until_signal
-    from toolproof.run.secrets import run_secrets
+    from toolproof.cli.outcome import exit_status
 
     try:
-        paths = suite_paths(args)
-        options = server_options(args)
-        items = with_server(load_items(paths), given_server(args))
-        file = snapshot_file_for(paths, args.output)
-        saved = read_snapshots(file)
-    except (UsageError, SnapshotFileError) as error:
-        return fail("snapshot", error)
-    cases = [item for item in items if isinstance(item, Case)]
-    sink = reports(args).sink(run_secrets([case.server for case in cases], options.environ))
-    outcome = run_until_signal(
-        lambda: run_snapshots(items, saved, file, options, update=args.update, jobs=args.jobs, sink=sink)
-    )
-    if isinstance(outcome, Interrupted):
-        return outcome.report("toolproof snapshot")
-    out = sys.stderr if args.json == "-" else sys.stdout
-    if args.update:
-        try:
-            write_atomic(file, render_snapshots(outcome.snapshots))
-        except OSError as error:
-            return fail("snapshot", error)
-        recorded = len(outcome.snapshots.snapshots or [])
-        print(
-            f"snapshots: {recorded} recorded ({outcome.new} new, {outcome.changed} changed) in {file}",
-            file=out,
+        result = api.snapshot(
+            suite_paths(args),
+            update=args.update,
+            output=args.output,
+            server=args.server,
+            jobs=args.jobs,
+            reports=reports(args),
+            **suite_server(args),
         )
-    return exit_code_of(outcome.results)
+    except UsageError as error:
+        return fail("snapshot", error)
+    if args.update and result.stopped_by is None:
+        out = sys.stderr if args.json == "-" else sys.stdout
+        print(f"snapshots: {result.recorded} recorded ({result.new} new, {result.changed} changed) in "
+              f"{result.file}", file=out)
+    return exit_status("toolproof snapshot", result)

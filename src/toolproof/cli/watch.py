@@ -15,10 +15,8 @@ from toolproof.cli.author_options import (
     add_suite_options,
     fail,
     given_server,
-    load_items,
     server_options,
     suite_paths,
-    with_server,
 )
 from toolproof.cli.options import add_output_options, add_subscription_wait_option, duration_arg
 
@@ -64,6 +62,7 @@ class _Runner:
         self.args, self.options, self.server = args, options, server
 
     async def run(self, paths: list[Path]) -> None:
+        from toolproof.api.authoring import load_items, with_server
         from toolproof.cli.options import reports
         from toolproof.model.server_case import Case
         from toolproof.run.secrets import run_secrets

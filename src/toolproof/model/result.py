@@ -29,6 +29,16 @@ class FailureKind(StrEnum):
     CONFIG = "config"  # the case cannot run as written (load error, bad template, missing file)
 
 
+def status_of(kind: FailureKind) -> Status:
+    """The status of a case (or check) a failure of `kind` stopped or failed, the one rule for every command:
+    ERROR (exit status 2) for `config`, the case cannot run or be judged as set up (a load error, a
+    cassette, a target node that is not there, the judge model failing): the suite or its settings need
+    fixing; FAIL (exit status 1) for every other kind, what the server or agent under test did (its answer, a
+    crash or broken connection, a timeout, invalid MCP, an expectation or setup step that did not hold).
+    A server case keeps mcp-assert's verdict instead: once it ran, any failure is FAIL, `config` too."""
+    return Status.ERROR if kind is FailureKind.CONFIG else Status.FAIL
+
+
 class Failure(BaseModel):
     """The first failing expectation, or the error that stopped the case."""
 

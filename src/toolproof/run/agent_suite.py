@@ -31,7 +31,7 @@ from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
 from toolproof.model.events import Sink, TrialFinished
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, Status, status_of
 from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
 from toolproof.model.transcript import Transcript
@@ -83,7 +83,11 @@ def unplannable_result(item: Unplannable) -> CaseResult:
     case = item.case
     failure = Failure(kind=FailureKind.CONFIG, message=item.message)
     return CaseResult(
-        name=case.name, file=case.source.file, line=case.source.line, status=Status.ERROR, failure=failure
+        name=case.name,
+        file=case.source.file,
+        line=case.source.line,
+        status=status_of(failure.kind),
+        failure=failure,
     )
 
 
@@ -156,11 +160,14 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
             **extra,
         )
 
+    def stopped(failure: Failure, stderr: str = "") -> CaseResult:
+        return verdict(status_of(failure.kind), failure, stderr=stderr)
+
     if case.skip:
         return Trial(verdict(Status.SKIP, reason="skip: true in the case"))
     cassette = _cassette(case, options, trial)
     if isinstance(cassette, Failure):
-        return Trial(verdict(Status.ERROR, cassette))
+        return Trial(stopped(cassette))
     stderr: list[str] = []
     try:
         with anyio.fail_after(options.server.timeout_s):
@@ -174,13 +181,13 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
     except TimeoutError:
         message = f"timed out after {options.server.timeout_s:g}s while the agent ran"
         failure = Failure(kind=FailureKind.TIMEOUT, message=message)
-        return Trial(verdict(Status.FAIL, failure, stderr="".join(stderr)))
+        return Trial(stopped(failure, "".join(stderr)))
     except RequestFailed as error:
-        return Trial(verdict(Status.FAIL, error.failure, stderr=error.stderr or "".join(stderr)))
+        return Trial(stopped(error.failure, error.stderr or "".join(stderr)))
     except ToolNameClash as error:
-        return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=str(error))))
+        return Trial(stopped(Failure(kind=FailureKind.CONFIG, message=str(error))))
     except CassetteError as error:
-        return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
+        return Trial(stopped(Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
     result = with_stop(evaluation.case_result(trial=trial), run)

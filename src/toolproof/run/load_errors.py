@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from toolproof.load.errors import LoadError
 from toolproof.model.events import LoadFailed, Sink
-from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.model.result import CaseResult, Failure, FailureKind, status_of
 
 T = TypeVar("T")
 Broken = tuple[LoadError, ...]
@@ -27,7 +27,7 @@ def load_error_result(error: LoadError, *more: LoadError) -> CaseResult:
         name=f"{error.case_name} (load error)",
         file=error.file,
         line=error.line,
-        status=Status.ERROR,
+        status=status_of(FailureKind.CONFIG),
         failure=Failure(
             kind=FailureKind.CONFIG,
             message=message,

@@ -58,11 +58,13 @@ def test_a_url_without_transport_is_streamable_http(command: str) -> None:
 
 
 def test_matrix_urls_without_transport_are_streamable_http() -> None:
+    from toolproof.api.authoring import server_config
     from toolproof.cli.matrix import named_servers
     from toolproof.model.server_config import Transport
 
     argv = ["matrix", "s", "--server", "a=http://h/mcp", "--server", "b=node s.js"]
     args = build_parser()[0].parse_args(argv)
-    (_, remote), (_, local) = named_servers(args.server, args.transport, args.headers)
+    named = named_servers(args.server)
+    remote, local = (server_config(command, args.transport) for command in named.values())
     assert (remote.transport, remote.url) == (Transport.HTTP, "http://h/mcp")
     assert local.transport is Transport.STDIO
