@@ -49,6 +49,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="http",
         help="for a URL: Streamable HTTP (default) or the legacy SSE transport",
     )
+    parser.add_argument(
+        "--protocol",
+        choices=("2025-11-25", "2026-07-28", "both", "auto"),
+        default="2025-11-25",
+        help="protocol era to check: the 2025-11-25 initialize handshake (default), the 2026-07-28 era, both "
+        "(each, then whether both list the same tools, resources, prompts and features), or auto (the newest "
+        "the server speaks: 2026-07-28 when it answers server/discover)",
+    )
     add_headers_option(parser)
     add_cwd_option(parser)
     parser.add_argument(
@@ -111,6 +119,6 @@ def conformance(args: argparse.Namespace) -> int:
     sink = reports(args).sink(secret_values(os.environ, headers))
     started = time.perf_counter()
     results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
-    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results))
+    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, args.protocol))
     report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
     return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)

@@ -39,13 +39,15 @@ LISTS = {
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of one check: `section` is the part of the spec it enforces (relative to SPEC)."""
+    """The outcome of one check: `section` is the part of the spec it enforces (relative to the spec of its
+    era); `official` the official conformance suite's `scenario/check` ids that test the same requirement."""
 
     check: str
     section: str
     status: Status
     message: str = ""
     seconds: float = 0.0
+    official: tuple[str, ...] = ()
 
 
 @dataclass
@@ -337,7 +339,11 @@ async def structured_output(probe: Probe) -> list[Verdict]:
         probe.progress_tokens.add(token)
         params = {"name": tool["name"], "arguments": {}, "_meta": {"progressToken": token}}
         result = (await probe.link.request("tools/call", params)).get("result")
-        if not isinstance(result, dict) or result.get("isError"):
+        if (
+            not isinstance(result, dict)
+            or result.get("isError")
+            or result.get("resultType", "complete") != "complete"
+        ):
             continue
         if "structuredContent" not in result:
             problems.append(f"{tool['name']} declares an outputSchema but returned no structuredContent")
@@ -425,9 +431,9 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-async def run_checks(link: Link, verdicts: list[Verdict]) -> None:
+async def run_checks(link: Link, verdicts: list[Verdict]) -> Probe:
     """Every check on one fresh link, in order, into `verdicts`; a request left unanswered fails its check,
-    ends the rest."""
+    ends the rest. The probe: what the handshake and the listings found."""
     started = time.perf_counter()
     made, capabilities = await handshake(link)
     verdicts += timed(made, started)
@@ -438,8 +444,9 @@ async def run_checks(link: Link, verdicts: list[Verdict]) -> None:
             verdicts += timed(await check(probe), started)
         except NoAnswer as error:
             verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return
+            return probe
     verdicts += passive(probe)
+    return probe
 
 
 def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:
