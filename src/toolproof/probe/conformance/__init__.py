@@ -14,8 +14,8 @@ from toolproof.model.server_config import Transport
 from toolproof.probe.conformance.checks import SPEC, Probe, Verdict, run_checks
 from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
+from toolproof.probe.conformance.modern import SPEC_2026, run_modern_checks
 from toolproof.probe.conformance.modern_http import modern_http_checks
-from toolproof.probe.conformance.stateless import SPEC_2026, run_modern_checks
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
 

@@ -317,7 +317,7 @@ async def schemas(probe: Probe) -> list[Verdict]:
     return [passed("tool schemas are valid JSON Schema", section, f"{len(tools)} tools")]
 
 
-def _safe(tool: dict[str, Any]) -> bool:
+def safe_to_call(tool: dict[str, Any]) -> bool:
     """Whether a tool may be called by a probe: it says it is read-only and needs no argument."""
     schema = tool.get("inputSchema") or {}
     return bool((tool.get("annotations") or {}).get("readOnlyHint")) and not schema.get("required")
@@ -327,7 +327,7 @@ async def structured_output(probe: Probe) -> list[Verdict]:
     section = "server/tools#output-schema"
     check = "structuredContent matches outputSchema"
     tools = probe.listed.get("tools") or []
-    by_name = {str(t.get("name")): t for t in tools if "outputSchema" in t and _safe(t)}
+    by_name = {str(t.get("name")): t for t in tools if "outputSchema" in t and safe_to_call(t)}
     candidates = list(by_name.values())
     if not candidates:
         return [

@@ -9,7 +9,6 @@ requirement. Tools are only ever called when they are read-only and need no argu
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -18,23 +17,16 @@ import mcp_types as types
 from toolproof.mcp.http import HttpChannel
 from toolproof.probe.conformance.checks import (
     LISTS,
-    Check,
     Probe,
     Verdict,
     error_code,
     failed,
-    listings,
     passed,
-    passive,
     said,
-    schemas,
     skipped,
-    structured_output,
-    timed,
 )
 from toolproof.probe.conformance.wire import Link, NoAnswer, envelope
 
-SPEC_2026 = "https://modelcontextprotocol.io/specification/2026-07-28/"
 UNSUPPORTED_VERSION = "1999-01-01"
 MISSING_RESOURCE = "toolproof://no-such-resource"
 REMOVED_METHODS = ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe")
@@ -276,36 +268,3 @@ async def deterministic_order(probe: Probe) -> list[Verdict]:
     else:
         verdict = passed(check, section, f"{len(orders[0])} tools, {ORDER_LISTINGS} listings")
     return cited([verdict], *official)
-
-
-CHECKS_2026: tuple[Check, ...] = (
-    envelope_required,
-    unsupported_version,
-    removed_methods,
-    error_ids,
-    listings,
-    declared_handlers,
-    cache_hints,
-    resource_not_found,
-    deterministic_order,
-    schemas,
-    structured_output,
-)
-
-
-async def run_modern_checks(link: Link, verdicts: list[Verdict]) -> Probe:
-    """Every check of the 2026-07-28 era on one fresh link, in order, into `verdicts`; a request left
-    unanswered fails its check, ends the rest. NoAnswer when server/discover gets no result."""
-    started = time.perf_counter()
-    made, capabilities = await discover(link)
-    verdicts += timed(made, started)
-    probe = Probe(link, capabilities, {}, set())
-    for check in CHECKS_2026:
-        started = time.perf_counter()
-        try:
-            verdicts += timed(await check(probe), started)
-        except NoAnswer as error:
-            verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return probe
-    verdicts += passive(probe)
-    return probe

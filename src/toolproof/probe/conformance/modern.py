@@ -1,0 +1,67 @@
+"""The 2026-07-28 era's checks over any transport, in the order they run on one link: `server/discover` first
+(its capabilities gate the rest), then the envelope the server must validate, then the listings, what the
+capabilities claim, input_required results and the older requirements at this era's wire."""
+
+from __future__ import annotations
+
+import time
+
+from toolproof.probe.conformance.checks import (
+    Check,
+    Probe,
+    Verdict,
+    failed,
+    listings,
+    passive,
+    schemas,
+    structured_output,
+    timed,
+)
+from toolproof.probe.conformance.mrtr import input_required
+from toolproof.probe.conformance.stateless import (
+    cache_hints,
+    declared_handlers,
+    deterministic_order,
+    discover,
+    envelope_required,
+    error_ids,
+    removed_methods,
+    resource_not_found,
+    unsupported_version,
+)
+from toolproof.probe.conformance.wire import Link, NoAnswer
+
+SPEC_2026 = "https://modelcontextprotocol.io/specification/2026-07-28/"
+
+CHECKS_2026: tuple[Check, ...] = (
+    envelope_required,
+    unsupported_version,
+    removed_methods,
+    error_ids,
+    listings,
+    declared_handlers,
+    cache_hints,
+    resource_not_found,
+    deterministic_order,
+    schemas,
+    structured_output,
+    input_required,
+)
+
+
+async def run_modern_checks(link: Link, verdicts: list[Verdict]) -> Probe:
+    """Every check of the 2026-07-28 era on one fresh link, in order, into `verdicts`; a request left
+    unanswered fails its check, ends the rest. NoAnswer when server/discover gets no result."""
+    started = time.perf_counter()
+    made, capabilities = await discover(link)
+    verdicts += timed(made, started)
+    probe = Probe(link, capabilities, {}, set())
+    for check in CHECKS_2026:
+        started = time.perf_counter()
+        try:
+            verdicts += timed(await check(probe), started)
+        except NoAnswer as error:
+            verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
+            return probe
+    verdicts += passive(probe)
+    return probe
