@@ -9,7 +9,9 @@ resources/list, resources/templates/list, resources/read and prompts/list (none)
 -32601 (HTTP 404) for anything else. Its two tools that ask for input (read-only, no argument) carry the names
 of the official suite's fixtures, so both suites exercise them: each asks, through an input_required result
 with a signed requestState, for what the client declared (elicitation or sampling), and answers -32021 to a
-client that declared neither.
+client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
+-32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
+skill, `skills/list`, its SKILL.md read with resources/read).
 """
 
 from __future__ import annotations
@@ -34,7 +36,13 @@ BREAKS = {
     "shuffled-tools": "lists its tools in a different order each time",
     "tampered-state": "accepts a requestState whatever was done to it",
     "undeclared-capability": "asks for elicitation from a client that did not declare it",
+    "undeclared-tasks": "serves tasks without declaring the tasks extension",
+    "wrong-digest": "lists a skill file whose digest does not match its content",
 }
+TASKS = "io.modelcontextprotocol/tasks"
+SKILLS = "io.modelcontextprotocol/skills"
+SKILL_MD = "---\nname: greeting\ndescription: Greets people.\n---\n\nSay hello.\n"
+SKILL_URI = "skill://greeting/SKILL.md"
 MODES = ("conforming", *BREAKS)
 KEY = secrets.token_bytes(32)
 HINTS = {"ttlMs": 60000, "cacheScope": "public"}
@@ -107,7 +115,8 @@ class Server:
     def do_server_discover(
         self, params: dict[str, Any], declared: dict[str, Any]
     ) -> tuple[int, dict[str, Any]]:
-        capabilities = {"tools": {}, "resources": {}, "prompts": {}}
+        extensions = {SKILLS: {}} if self.mode == "undeclared-tasks" else {TASKS: {}, SKILLS: {}}
+        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "extensions": extensions}
         info = {"io.modelcontextprotocol/serverInfo": {"name": "stateless", "version": "1"}}
         return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": info})
 
@@ -136,11 +145,30 @@ class Server:
         uri = params.get("uri")
         if not isinstance(uri, str):
             return 400, {"error": {"code": -32602, "message": "uri must be a string"}}
+        if uri == SKILL_URI:
+            return complete(
+                {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": SKILL_MD}], **HINTS}
+            )
         if uri == RESOURCE["uri"]:
             return complete({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}], **HINTS})
         if self.mode == "empty-contents":
             return complete({"contents": [], **HINTS})
         return 400, {"error": {"code": -32602, "message": f"Resource not found: {uri}", "data": {"uri": uri}}}
+
+    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        content = SKILL_MD.encode() + (b"!" if self.mode == "wrong-digest" else b"")
+        digest = "sha256:" + hashlib.sha256(content).hexdigest()
+        files = [{"uri": SKILL_URI, "digest": digest, "size": len(SKILL_MD.encode())}]
+        frontmatter = {"name": "greeting", "description": "Greets people."}
+        return complete({"skills": [{"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}]})
+
+    def do_tasks_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if TASKS not in (declared.get("extensions") or {}):
+            data = {"requiredCapabilities": {"extensions": {TASKS: {}}}}
+            return 400, {"error": {"code": -32021, "message": f"{TASKS} is required", "data": data}}
+        return 400, {"error": {"code": -32602, "message": f"Unknown task: {params.get('taskId')}"}}
+
+    do_tasks_update = do_tasks_cancel = do_tasks_get
 
     def do_tools_call(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         name, arguments = params.get("name"), params.get("arguments", {})

@@ -14,7 +14,7 @@ from toolproof.model.server_config import Transport
 from toolproof.probe.conformance.checks import SPEC, Probe, Verdict, run_checks
 from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
-from toolproof.probe.conformance.modern import SPEC_2026, run_modern_checks
+from toolproof.probe.conformance.modern import SITE, SPEC_2026, run_modern_checks
 from toolproof.probe.conformance.modern_http import modern_http_checks
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
@@ -76,7 +76,8 @@ def results(verdicts: list[Verdict], location: Path, era: str = HANDSHAKE_ERA) -
     for verdict in verdicts:
         failure = None
         if verdict.status is Status.FAIL:
-            message = f"{verdict.message} (spec: {spec}{verdict.section})"
+            base = SITE if verdict.section.startswith("seps/") else spec  # an extension's SEP
+            message = f"{verdict.message} (spec: {base}{verdict.section})"
             failure = Failure(kind=FailureKind.PROTOCOL, message=message, check=verdict.check)
         converted.append(
             CaseResult(

@@ -1,6 +1,7 @@
 """The 2026-07-28 era's checks over any transport, in the order they run on one link: `server/discover` first
 (its capabilities gate the rest), then the envelope the server must validate, then the listings, what the
-capabilities claim, input_required results and the older requirements at this era's wire."""
+capabilities claim, input_required results, the older requirements at this era's wire, and the
+extensions (tasks, skills)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from toolproof.probe.conformance.checks import (
     structured_output,
     timed,
 )
+from toolproof.probe.conformance.extensions import skills, tasks
 from toolproof.probe.conformance.mrtr import input_required
 from toolproof.probe.conformance.stateless import (
     cache_hints,
@@ -31,7 +33,8 @@ from toolproof.probe.conformance.stateless import (
 )
 from toolproof.probe.conformance.wire import Link, NoAnswer
 
-SPEC_2026 = "https://modelcontextprotocol.io/specification/2026-07-28/"
+SITE = "https://modelcontextprotocol.io/"
+SPEC_2026 = f"{SITE}specification/2026-07-28/"
 
 CHECKS_2026: tuple[Check, ...] = (
     envelope_required,
@@ -46,6 +49,8 @@ CHECKS_2026: tuple[Check, ...] = (
     schemas,
     structured_output,
     input_required,
+    tasks,
+    skills,
 )
 
 
