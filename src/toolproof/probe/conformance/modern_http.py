@@ -8,6 +8,7 @@ import json
 import time
 from typing import Any
 
+import anyio
 import httpx2
 import mcp_types as types
 
@@ -22,6 +23,10 @@ ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "mcp-session-id"
 MADE_UP_SESSION = "toolproof-made-up-session"
 HEADERS_SCENARIO = "http-header-validation/sep-2243-"
+LISTEN_WAIT_S = 3.0
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
+FILTERS = {"tools": "toolsListChanged", "prompts": "promptsListChanged", "resources": "resourcesListChanged"}
 
 Message = dict[str, Any]
 
@@ -86,7 +91,7 @@ async def modern_http_checks(spec: ConnectSpec) -> list[Verdict]:
     channel = HttpChannel(spec)
     verdicts: list[Verdict] = []
     async with channel.client(auth=channel.auth_flow()) as client:
-        for check in (_no_session, _statuses, _header_validation):
+        for check in (_no_session, _statuses, _header_validation, _listen):
             started = time.perf_counter()
             verdicts += timed(await check(client, spec.url), started)
     return verdicts
@@ -232,3 +237,56 @@ async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Verdi
     if name is None:
         verdicts.append(skipped("Mcp-Name validated", section, "no tool says it is read-only (readOnlyHint)"))
     return verdicts
+
+
+async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, Any]) -> Message | None:
+    """The first message on a `subscriptions/listen` stream (or its error answer); None when nothing comes
+    within LISTEN_WAIT_S. The stream is closed after it."""
+    body = {**params, "_meta": envelope(MODERN_ERA)}
+    message = {"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": body}
+    headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+    headers |= routing_headers(MODERN_ERA, "subscriptions/listen", body)
+    with anyio.move_on_after(LISTEN_WAIT_S):
+        async with client.stream("POST", url, content=json.dumps(message), headers=headers) as response:
+            if not response.headers.get("content-type", "").startswith("text/event-stream"):
+                parsed = json.loads(await response.aread() or b"null")
+                return parsed if isinstance(parsed, dict) else None
+            async for line in response.aiter_lines():
+                if line.startswith("data:"):
+                    data = json.loads(line[5:])
+                    return data if isinstance(data, dict) else None
+    return None
+
+
+async def _listen(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+    """SEP-2575 subscriptions: a server that declares list changes or resource subscriptions serves
+    `subscriptions/listen`, whose first message acknowledges the subscription with its id."""
+    section = "basic/patterns/subscriptions#acknowledgment"
+    check = "subscriptions/listen is acknowledged first"
+    official = (f"{STATELESS}server-sends-subscription-ack",)
+    discovered = await exchange(client, url, "server/discover")
+    capabilities = (discovered.message.get("result") or {}).get("capabilities") or {}
+    wanted = {
+        flag: True for kind, flag in FILTERS.items() if (capabilities.get(kind) or {}).get("listChanged")
+    }
+    offered = bool(wanted) or bool((capabilities.get("resources") or {}).get("subscribe"))
+    first = await _first_frame(client, url, {"notifications": wanted or {"toolsListChanged": True}})
+    if first is not None and error_code(first) == types.METHOD_NOT_FOUND:
+        if not offered:
+            return cited(
+                [skipped(check, section, "the server declares no list changes or subscriptions")], *official
+            )
+        verdict = failed(
+            check, section, "the server declares list changes, yet subscriptions/listen is -32601"
+        )
+    elif first is None:
+        verdict = failed(check, section, f"nothing came on the stream within {LISTEN_WAIT_S:g} s")
+    elif first.get("method") != ACKNOWLEDGED:
+        verdict = failed(
+            check, section, f"the first message is {json.dumps(first)[:160]}, not {ACKNOWLEDGED}"
+        )
+    elif SUBSCRIPTION_ID not in ((first.get("params") or {}).get("_meta") or {}):
+        verdict = failed(check, section, f"the acknowledgment carries no {SUBSCRIPTION_ID} in _meta")
+    else:
+        verdict = passed(check, section)
+    return cited([verdict], *official)
