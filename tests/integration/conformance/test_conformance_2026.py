@@ -14,6 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from tests.integration.conformance.test_conformance_probe import failing, probe
 from tests.integration.mcp.helpers import ROOT, listening
 
 from toolproof.cli import main
@@ -45,18 +46,6 @@ NOT_OFFICIAL = {"session-id", "wrong-digest"}  # rules the official suite does n
 UNTESTABLE = "Not testable"  # the official suite's word for a check its fixture tool was missing for
 
 pytestmark = pytest.mark.servers
-
-
-def probe(server: str, tmp_path: Path, *flags: str) -> tuple[int, dict[str, str]]:
-    """Exit status and each check's status (the name without its section) from the JSON report."""
-    report = tmp_path / "report.json"
-    status = main(["conformance", "--server", server, "--json", str(report), "-q", *flags])
-    cases = json.loads(report.read_text())["results"]
-    return status, {case["name"].rsplit(" [", 1)[0]: case["status"] for case in cases}
-
-
-def failing(verdicts: dict[str, str]) -> set[str]:
-    return {name for name, status in verdicts.items() if status == "FAIL"}
 
 
 @pytest.fixture(scope="module")

@@ -434,11 +434,22 @@ CHECKS: tuple[Check, ...] = (
 async def run_checks(link: Link, verdicts: list[Verdict]) -> Probe:
     """Every check on one fresh link, in order, into `verdicts`; a request left unanswered fails its check,
     ends the rest. The probe: what the handshake and the listings found."""
+    return await run_in_order(link, handshake, CHECKS, verdicts)
+
+
+Opening = Callable[[Link], Awaitable[tuple[list[Verdict], dict[str, Any]]]]
+
+
+async def run_in_order(
+    link: Link, opening: Opening, checks: tuple[Check, ...], verdicts: list[Verdict]
+) -> Probe:
+    """`opening` (its verdicts and the server's capabilities), then `checks` in order into `verdicts`, then
+    what the notifications showed; a request left unanswered fails its check and ends the rest."""
     started = time.perf_counter()
-    made, capabilities = await handshake(link)
+    made, capabilities = await opening(link)
     verdicts += timed(made, started)
     probe = Probe(link, capabilities, {}, set())
-    for check in CHECKS:
+    for check in checks:
         started = time.perf_counter()
         try:
             verdicts += timed(await check(probe), started)

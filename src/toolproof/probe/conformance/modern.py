@@ -5,19 +5,15 @@ extensions (tasks, skills)."""
 
 from __future__ import annotations
 
-import time
-
 from toolproof.probe.conformance.checks import (
     Check,
     Probe,
     Verdict,
-    failed,
     invalid_params,
     listings,
-    passive,
+    run_in_order,
     schemas,
     structured_output,
-    timed,
 )
 from toolproof.probe.conformance.extensions import skills, tasks
 from toolproof.probe.conformance.mrtr import input_required
@@ -32,7 +28,7 @@ from toolproof.probe.conformance.stateless import (
     resource_not_found,
     unsupported_version,
 )
-from toolproof.probe.conformance.wire import Link, NoAnswer
+from toolproof.probe.conformance.wire import Link
 
 SITE = "https://modelcontextprotocol.io/"
 SPEC_2026 = f"{SITE}specification/2026-07-28/"
@@ -59,16 +55,4 @@ CHECKS_2026: tuple[Check, ...] = (
 async def run_modern_checks(link: Link, verdicts: list[Verdict]) -> Probe:
     """Every check of the 2026-07-28 era on one fresh link, in order, into `verdicts`; a request left
     unanswered fails its check, ends the rest. NoAnswer when server/discover gets no result."""
-    started = time.perf_counter()
-    made, capabilities = await discover(link)
-    verdicts += timed(made, started)
-    probe = Probe(link, capabilities, {}, set())
-    for check in CHECKS_2026:
-        started = time.perf_counter()
-        try:
-            verdicts += timed(await check(probe), started)
-        except NoAnswer as error:
-            verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return probe
-    verdicts += passive(probe)
-    return probe
+    return await run_in_order(link, discover, CHECKS_2026, verdicts)

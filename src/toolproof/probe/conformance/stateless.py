@@ -1,10 +1,7 @@
-"""The 2026-07-28 era's checks over any transport (SEP-2575 stateless servers, SEP-2549 cache hints, SEP-2164
-resource-not-found, deterministic tool order), and the era's versions of the older requirements.
-
-They run in order on one raw link stamped in that era (`wire.Link.era`): `server/discover` first (its
-capabilities gate the rest), then the envelope the server must validate, then the listings and what the
-capabilities claim. Each verdict names the official conformance suite's `scenario/check` ids for the same
-requirement. Tools are only ever called when they are read-only and need no argument.
+"""The 2026-07-28 era's own checks over any transport (SEP-2575 stateless servers, SEP-2549 cache hints,
+SEP-2164 resource-not-found, deterministic tool order), made on a raw link stamped in that era
+(`wire.Link.era`); `modern.py` runs them in order. Each verdict names the official conformance suite's
+`scenario/check` ids for the same requirement.
 """
 
 from __future__ import annotations
