@@ -27,6 +27,7 @@ from toolproof.probe.conformance.wire import MODERN_ERA
 
 STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
 REFERENCE = ROOT / "tests" / "servers" / "reference_server.py"
+NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
 OFFICIAL = ROOT / "node_modules" / "conformance-0.2.0-alpha.12" / "dist" / "index.js"
 NODE = ROOT / "node_modules" / ".bin" / "node"
 # The rule each mode of stateless_server.py breaks, as the checks that must fail (and no other).
@@ -103,6 +104,21 @@ def test_auto_picks_the_newest_era_the_server_speaks(reference_http: str, tmp_pa
     status, verdicts = probe(reference_http, tmp_path, "--protocol", "auto")
     assert status == 0
     assert "server/discover is implemented" in verdicts and "ping" not in verdicts
+
+
+def test_a_handshake_only_server_pinned_to_2026_is_a_connect_error_with_a_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = f"{sys.executable} {NONCONFORMING} conforming"
+    status, verdicts = probe(server, tmp_path, "--protocol", MODERN_ERA)
+    assert (status, verdicts) == (2, {"connect": "ERROR"})
+    assert (
+        "--protocol auto"
+        in json.loads((tmp_path / "report.json").read_text())["results"][0]["failure"]["message"]
+    )
+    status, verdicts = probe(server, tmp_path, "--protocol", "auto")
+    assert status == 0
+    assert "ping" in verdicts
 
 
 def test_a_both_era_server_is_probed_in_each_era_with_the_cross_era_diff(tmp_path: Path) -> None:

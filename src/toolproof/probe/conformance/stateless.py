@@ -44,7 +44,8 @@ async def discover(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
     answer = await link.request("server/discover", {})
     result = answer.get("result")
     if not isinstance(result, dict):
-        raise NoAnswer(f"server/discover in the {link.era} era got {said(answer)}")
+        hint = "the server does not speak this era (--protocol auto finds the newest one it does)"
+        raise NoAnswer(f"server/discover in the {link.era} era got {said(answer)}: {hint}")
     supported = result.get("supportedVersions")
     capabilities = result.get("capabilities")
     problems = []
