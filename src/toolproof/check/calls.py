@@ -360,7 +360,10 @@ def tool_input(check: ToolInputCheck, steps: Steps, calls: Sequence[ToolCall]) -
         called = steps.called()
         return fail(
             None,
-            f"tool not used: {check.tool} (called: {shown(called)})", check.tool, called, called_tools=called
+            f"tool not used: {check.tool} (called: {shown(called)})",
+            check.tool,
+            called,
+            called_tools=called,
         )
     try:
         if any(_input_holds(check, call.arguments) for call in mine):

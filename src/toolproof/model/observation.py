@@ -37,6 +37,25 @@ class RpcError(BaseModel):
     data: Any = None
 
 
+class TaskRecord(BaseModel):
+    """How a tool call answered with a task went: its id, every status seen in order (repeats in a row once;
+    the status it was created with first), the last one, its last statusMessage, the JSON-RPC error of a
+    failed task, how many `tasks/get` polls and `tasks/update` answers were sent, whether `tasks/cancel` was,
+    and the seconds from the call to the terminal status."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    states: list[str] = Field(default_factory=list)
+    status: str = ""
+    status_message: str | None = None
+    error: dict[str, Any] | None = None
+    polls: int = 0
+    updates: int = 0
+    cancel_sent: bool = False
+    duration_s: float = 0.0
+
+
 class Observation(BaseModel):
     """The answer to the checked request.
 
@@ -61,3 +80,4 @@ class Observation(BaseModel):
     files_after: dict[str, bytes | str | None] = Field(default_factory=dict)
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed
+    task: TaskRecord | None = None  # the task the call was answered with (2026-07-28 tasks extension)

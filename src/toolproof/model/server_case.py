@@ -31,6 +31,22 @@ class SetupStep(Frozen):
     capture: dict[str, Text] = Field(default_factory=dict)
 
 
+TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
+
+
+class TaskExpect(Frozen):
+    """toolproof's own: what a tool call answered with a task (2026-07-28 tasks extension) must show. A task
+    that ended other than `status` fails the case even without this block (completed, or cancelled when the
+    case cancels it)."""
+
+    status: Literal["completed", "failed", "cancelled"] | None = None  # the terminal status
+    states: list[TaskStatus] | None = None  # every status seen, in order, repeats in a row counted once
+    min_ms: float | None = Field(default=None, ge=0)  # from the call to the terminal status
+    max_ms: float | None = Field(default=None, ge=0)
+    message: Text | None = None  # a substring of the last statusMessage
+    error_code: int | None = None  # the JSON-RPC error code of a failed task
+
+
 class Expect(Frozen):
     """Expectations on a result's text and side effects, checked in mcp-assert's documented order."""
 
@@ -54,11 +70,22 @@ class Expect(Frozen):
     min_progress: int | None = None
     structured: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in structuredContent
     structured_schema: dict[str, Any] | None = None  # toolproof's own: a JSON Schema for structuredContent
+    task: TaskExpect | None = None  # toolproof's own: the task the call was answered with
 
     def file_paths_after(self) -> list[str]:
         """Paths (unsubstituted) whose content the checks need after the request."""
         paths = [*(self.file_contains or {}), *(self.file_not_contains or {})]
         return [*paths, *(self.file_not_exists or []), *(self.file_unchanged or [])]
+
+
+class TaskOptions(Frozen):
+    """toolproof's own: how a tool call answered with a task is followed: `tasks/cancel` after that many
+    polls (0: at once) or that long after the task was created, whichever comes first; at most `max_polls`
+    polls of `tasks/get` (the case fails when the task is still running then)."""
+
+    cancel_after_polls: int | None = Field(default=None, ge=0)
+    cancel_after_ms: float | None = Field(default=None, ge=0)
+    max_polls: int = Field(default=10_000, ge=1)
 
 
 class AssertBlock(Frozen):
@@ -69,6 +96,7 @@ class AssertBlock(Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
     expect: Expect = Field(default_factory=Expect)
     capture_progress: bool = False
+    task: TaskOptions | None = None  # toolproof's own
 
 
 class ListParams(Frozen):

@@ -70,8 +70,10 @@ class ScriptedProvider:
     def from_script(cls, script: ScriptFile, *, source: str = "script") -> ScriptedProvider:
         """The provider answering as `script` says (`source` names it in errors)."""
         replies = {
-            scenario: [[_reply(step, turn, index) for index, step in enumerate(item.steps)]
-                       for turn, item in enumerate(turns)]
+            scenario: [
+                [_reply(step, turn, index) for index, step in enumerate(item.steps)]
+                for turn, item in enumerate(turns)
+            ]
             for scenario, turns in script.scenarios.items()
         }
         return cls(replies, source=source)

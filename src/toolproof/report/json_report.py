@@ -145,6 +145,8 @@ class JsonReport:
             entry["shared_server"] = result.shared_server
         if result.protocol is not None:  # the protocol revision spoken with the case's server
             entry["protocol"] = result.protocol
+        if result.details:  # what a probe adds to its results (conformance: the official scenarios)
+            entry["details"] = self._scrub.value(jsonable(result.details))
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -311,5 +311,3 @@ async def _tool_host(
 def case_target(case: AgentCase) -> HttpTarget | None:
     """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
     return case.target
-
-

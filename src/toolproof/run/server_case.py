@@ -67,7 +67,7 @@ async def execute_case(
         return CaseResult(
             name=case.name,
             file=case.source.file,
-            line=case.source.expect_lines.get(failure.check or "", case.source.line)
+            line=case.source.expect_lines.get((failure.check or "").split(".")[0], case.source.line)  # task.*
             if failure
             else case.source.line,
             status=status,

@@ -116,8 +116,9 @@ def check_runs(
                 results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
                 if not evaluation.outcomes:
                     where = {"file": case.source.file, "line": case.source.line}
-                    results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK,
-                                              **where))
+                    results.append(
+                        CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK, **where)
+                    )
                 if stop is not None:
                     results.append(_stopped(named, stop))
     return results

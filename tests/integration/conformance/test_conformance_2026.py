@@ -22,7 +22,7 @@ from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance import probe_server
-from toolproof.probe.conformance.checks import Verdict
+from toolproof.probe.conformance.checks import RequirementResult
 from toolproof.probe.conformance.wire import MODERN_ERA
 
 STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
@@ -159,15 +159,17 @@ def official_run(url: str, out: Path, scenario: str | None = None) -> dict[tuple
     return found
 
 
-def our_verdicts(url: str) -> list[Verdict]:
+def our_verdicts(url: str) -> list[RequirementResult]:
     """Our 2026-07-28 verdicts on `url`, with the official ids each names."""
-    verdicts: list[Verdict] = []
+    verdicts: list[RequirementResult] = []
     spec = ConnectSpec(transport=Transport.HTTP, url=url, request_timeout=10)
-    anyio.run(probe_server, spec, verdicts, MODERN_ERA)
+    anyio.run(probe_server, spec, verdicts, None, MODERN_ERA)
     return verdicts
 
 
-def compare(ours: list[Verdict], theirs: dict[tuple[str, str], set[str]]) -> dict[str, tuple[str, str]]:
+def compare(
+    ours: list[RequirementResult], theirs: dict[tuple[str, str], set[str]]
+) -> dict[str, tuple[str, str]]:
     """Each of our checks the official suite also judged: (our verdict, theirs), pass or fail; theirs fails if
     any of its checks for the requirement failed or warned."""
     judged = {}

@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any, cast
 
 from toolproof.model.result import Status
-from toolproof.probe.conformance.checks import Probe
+from toolproof.probe.conformance.checks import ProbedServer
 from toolproof.probe.conformance.eras import cross_era
 from toolproof.probe.conformance.wire import Link
 
 SCHEMA = {"type": "object"}
 
 
-def probe(capabilities: dict[str, Any], **listed: list[dict[str, Any]]) -> Probe:
-    return Probe(cast(Link, None), capabilities, dict(listed), set())
+def probe(capabilities: dict[str, Any], **listed: list[dict[str, Any]]) -> ProbedServer:
+    return ProbedServer(cast(Link, None), capabilities, dict(listed))
 
 
-def statuses(handshake: Probe, modern: Probe) -> dict[str, tuple[Status, str]]:
+def statuses(handshake: ProbedServer, modern: ProbedServer) -> dict[str, tuple[Status, str]]:
     return {v.check: (v.status, v.message) for v in cross_era(handshake, modern)}
 
 

@@ -11,11 +11,14 @@ from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
-from toolproof.probe.conformance.checks import SPEC, Probe, Verdict, run_checks
+from toolproof.probe.conformance.checks import SPEC, ProbedServer, RequirementResult
 from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
+from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.modern import SITE, SPEC_2026, run_modern_checks
 from toolproof.probe.conformance.modern_http import modern_http_checks
+from toolproof.probe.conformance.official import cited, official
+from toolproof.probe.conformance.steps import run_checks
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
 
@@ -32,7 +35,12 @@ class ProbeFailed(Exception):
         self.stderr = stderr
 
 
-async def probe_server(spec: ConnectSpec, verdicts: list[Verdict], era: str = HANDSHAKE_ERA) -> Probe:
+async def probe_server(
+    spec: ConnectSpec,
+    verdicts: list[RequirementResult],
+    inputs: ProbeInputs | None = None,
+    era: str = HANDSHAKE_ERA,
+) -> ProbedServer:
     """Every check of `era` that applies to the server's transport, into `verdicts` as each is made; what the
     probe found (capabilities, listings). ProbeFailed when no check could run."""
     fault: TransportFault | None = None
@@ -44,12 +52,12 @@ async def probe_server(spec: ConnectSpec, verdicts: list[Verdict], era: str = HA
                 if isinstance(link.channel, StdioChannel):
                     server = link.channel.server
                 try:
-                    probe = await (run_modern_checks if modern else run_checks)(link, verdicts)
+                    probed = await (run_modern_checks if modern else run_checks)(link, verdicts, inputs)
                 finally:
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
             verdicts += await (modern_http_checks if modern else http_checks)(spec)
-        return probe
+        return probed
     except Exception as raised:
         error = leaf(raised)
         stderr = server.stderr if server is not None else ""  # complete: the server has been stopped
@@ -67,18 +75,19 @@ async def probe_server(spec: ConnectSpec, verdicts: list[Verdict], era: str = HA
         raise ProbeFailed(failure, stderr) from error
 
 
-def results(verdicts: list[Verdict], location: Path, era: str = HANDSHAKE_ERA) -> list[CaseResult]:
+def results(verdicts: list[RequirementResult], location: Path, era: str = HANDSHAKE_ERA) -> list[CaseResult]:
     """One CaseResult per check of `era`, named with the spec section it enforces (prefixed by the era outside
     the handshake era), at `location` (the server)."""
     modern = era != HANDSHAKE_ERA
     spec, prefix = (SPEC_2026, f"{era}/") if modern else (SPEC, "")
     converted = []
     for verdict in verdicts:
+        base = SITE if verdict.section.startswith("seps/") else spec  # an extension's SEP
         failure = None
         if verdict.status is Status.FAIL:
-            base = SITE if verdict.section.startswith("seps/") else spec  # an extension's SEP
             message = f"{verdict.message} (spec: {base}{verdict.section})"
             failure = Failure(kind=FailureKind.PROTOCOL, message=message, check=verdict.check)
+        found = cited(verdict.official) if verdict.official else official(verdict.check)
         converted.append(
             CaseResult(
                 name=f"{verdict.check} [{prefix}{verdict.section}]",
@@ -87,6 +96,8 @@ def results(verdicts: list[Verdict], location: Path, era: str = HANDSHAKE_ERA) -
                 failure=failure,
                 reason=verdict.message if verdict.status is Status.SKIP else None,
                 duration_s=verdict.seconds,
+                warnings=verdict.warnings,
+                details={"section": f"{base}{verdict.section}", "official": found},
                 protocol=era,
             )
         )
@@ -94,20 +105,24 @@ def results(verdicts: list[Verdict], location: Path, era: str = HANDSHAKE_ERA) -
 
 
 async def check_server(
-    spec: ConnectSpec, location: Path, found: list[CaseResult], protocol: str = HANDSHAKE_ERA
+    spec: ConnectSpec,
+    location: Path,
+    found: list[CaseResult],
+    inputs: ProbeInputs | None = None,
+    protocol: str = HANDSHAKE_ERA,
 ) -> None:
     """Probe the server into `found` in each era `protocol` names (`eras.CHOICES`): one result per check, or
     one error per era (with the server's stderr and the time it took) when no check of it could run; with
     both eras, the cross-era diff. When cancelled (a stop signal), the results of the checks made so far.
     `location` is what the results name as their file."""
     eras = await eras_for(spec, protocol)
-    probes: list[Probe] = []
+    probes: list[ProbedServer] = []
     for era in eras:
         started = time.perf_counter()
-        verdicts: list[Verdict] = []
+        verdicts: list[RequirementResult] = []
         failed: ProbeFailed | None = None
         try:
-            probes.append(await probe_server(spec, verdicts, era))
+            probes.append(await probe_server(spec, verdicts, inputs, era))
         except ProbeFailed as error:
             failed = error
         finally:  # also when cancelled

@@ -7,7 +7,7 @@ from typing import Any
 
 from toolproof.mcp.errors import expected
 from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
-from toolproof.probe.conformance.checks import Probe, Verdict, failed, passed
+from toolproof.probe.conformance.checks import ProbedServer, RequirementResult, failed, passed
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
 
@@ -44,11 +44,11 @@ async def eras_for(spec: ConnectSpec, protocol: str) -> tuple[str, ...]:
     return (protocol,)
 
 
-def _listed(probe: Probe, kind: str) -> dict[str, Any]:
+def _listed(probe: ProbedServer, kind: str) -> dict[str, Any]:
     return {str(item.get(IDENTITY[kind])): item for item in probe.listed.get(kind) or []}
 
 
-def cross_era(handshake: Probe, modern: Probe) -> list[Verdict]:
+def cross_era(handshake: ProbedServer, modern: ProbedServer) -> list[RequirementResult]:
     """The same tools (with the same input schemas), resources, prompts and features in both eras."""
     section = "basic/versioning"
     verdicts = []

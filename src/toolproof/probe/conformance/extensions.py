@@ -13,7 +13,15 @@ from typing import Any
 
 import mcp_types as types
 
-from toolproof.probe.conformance.checks import Probe, Verdict, error_code, failed, passed, said, skipped
+from toolproof.probe.conformance.checks import (
+    ProbedServer,
+    RequirementResult,
+    error_code,
+    failed,
+    passed,
+    said,
+    skipped,
+)
 from toolproof.probe.conformance.stateless import cited
 
 TASKS = "io.modelcontextprotocol/tasks"
@@ -33,7 +41,7 @@ NEGOTIATION = "tasks-capability-negotiation/"
 ENUMERATION = "sep-2640-skills-enumeration/sep-2640-"
 
 
-def _declared(probe: Probe, extension: str) -> bool:
+def _declared(probe: ProbedServer, extension: str) -> bool:
     extensions = probe.capabilities.get("extensions")
     return isinstance(extensions, dict) and extension in extensions
 
@@ -43,7 +51,7 @@ def _with_extension(extension: str) -> dict[str, Any]:
     return {types.CLIENT_CAPABILITIES_META_KEY: {"extensions": {extension: {}}}}
 
 
-async def tasks(probe: Probe) -> list[Verdict]:
+async def tasks(probe: ProbedServer) -> list[RequirementResult]:
     """Tasks are served only when the extension is declared (not in the old `capabilities.tasks` slot), and
     refused with -32021 to a client that did not declare it."""
     check = "tasks served only with the extension declared"
@@ -75,7 +83,7 @@ async def tasks(probe: Probe) -> list[Verdict]:
     return verdicts + cited([verdict], gated)
 
 
-async def skills(probe: Probe) -> list[Verdict]:
+async def skills(probe: ProbedServer) -> list[RequirementResult]:
     """Skills are served only when the extension is declared, and every file a skill lists has the digest
     and size its entry gives."""
     check = "skills served only with the extension declared"
@@ -112,7 +120,7 @@ async def skills(probe: Probe) -> list[Verdict]:
     return [*verdicts, verdict]
 
 
-async def _file_problems(probe: Probe, item: dict[str, Any]) -> list[str]:
+async def _file_problems(probe: ProbedServer, item: dict[str, Any]) -> list[str]:
     """What is wrong with one file a skill lists: its digest's form, or its bytes against digest and size."""
     uri, digest, size = str(item.get("uri")), item.get("digest"), item.get("size")
     if not isinstance(digest, str) or not DIGEST.fullmatch(digest):

@@ -5,17 +5,18 @@ extensions (tasks, skills)."""
 
 from __future__ import annotations
 
+from toolproof.probe.conformance import reads, tool_calls
 from toolproof.probe.conformance.checks import (
-    Check,
-    Probe,
-    Verdict,
+    ProbedServer,
+    RequirementCheck,
+    RequirementResult,
     invalid_params,
     listings,
-    run_in_order,
     schemas,
     structured_output,
 )
 from toolproof.probe.conformance.extensions import skills, tasks
+from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.mrtr import input_required
 from toolproof.probe.conformance.stateless import (
     cache_hints,
@@ -28,12 +29,13 @@ from toolproof.probe.conformance.stateless import (
     resource_not_found,
     unsupported_version,
 )
+from toolproof.probe.conformance.steps import run_steps
 from toolproof.probe.conformance.wire import Link
 
 SITE = "https://modelcontextprotocol.io/"
 SPEC_2026 = f"{SITE}specification/2026-07-28/"
 
-CHECKS_2026: tuple[Check, ...] = (
+CHECKS_2026: tuple[RequirementCheck, ...] = (
     envelope_required,
     unsupported_version,
     removed_methods,
@@ -45,14 +47,22 @@ CHECKS_2026: tuple[Check, ...] = (
     resource_not_found,
     deterministic_order,
     schemas,
+    tool_calls.call_tools,
     structured_output,
+    tool_calls.content_types,
+    tool_calls.tool_errors,
+    reads.resources,
+    reads.templates,
+    reads.prompts,
     input_required,
     tasks,
     skills,
 )
 
 
-async def run_modern_checks(link: Link, verdicts: list[Verdict]) -> Probe:
+async def run_modern_checks(
+    link: Link, verdicts: list[RequirementResult], inputs: ProbeInputs | None = None
+) -> ProbedServer:
     """Every check of the 2026-07-28 era on one fresh link, in order, into `verdicts`; a request left
     unanswered fails its check, ends the rest. NoAnswer when server/discover gets no result."""
-    return await run_in_order(link, discover, CHECKS_2026, verdicts)
+    return await run_steps(link, discover, CHECKS_2026, verdicts, inputs)

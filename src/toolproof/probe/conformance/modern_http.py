@@ -14,7 +14,7 @@ import mcp_types as types
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import Verdict, error_code, failed, passed, skipped, timed
+from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, passed, skipped, timed
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
 
@@ -86,10 +86,10 @@ async def exchange(
     return Exchange(response, answer)
 
 
-async def modern_http_checks(spec: ConnectSpec) -> list[Verdict]:
+async def modern_http_checks(spec: ConnectSpec) -> list[RequirementResult]:
     """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only)."""
     channel = HttpChannel(spec)
-    verdicts: list[Verdict] = []
+    verdicts: list[RequirementResult] = []
     async with channel.client(auth=channel.auth_flow()) as client:
         for check in (_no_session, _statuses, _header_validation, _listen):
             started = time.perf_counter()
@@ -97,7 +97,7 @@ async def modern_http_checks(spec: ConnectSpec) -> list[Verdict]:
     return verdicts
 
 
-async def _no_session(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+async def _no_session(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
     section = f"{HTTP}#earlier-streamable-http-revisions"
     check = "no session id is minted or echoed"
     problems = []
@@ -117,7 +117,7 @@ async def _no_session(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
     return [verdict]  # the official suite does not test this
 
 
-async def _statuses(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+async def _statuses(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
     """The HTTP status that goes with each rejection of SEP-2575 (the error code too where no check over the
     link judges it)."""
     full = envelope(MODERN_ERA)
@@ -177,7 +177,7 @@ def _read_only_tool(tools: list[Any]) -> str | None:
     return None
 
 
-async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
     """SEP-2243: a header that disagrees with the body is HTTP 400 -32020; header names are case-insensitive.
     (Whitespace around a value is not sent: the HTTP client refuses it, as fetch strips it.)"""
     section = f"{HTTP}#server-validation"
@@ -258,7 +258,7 @@ async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, A
     return None
 
 
-async def _listen(client: httpx2.AsyncClient, url: str) -> list[Verdict]:
+async def _listen(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
     """SEP-2575 subscriptions: a server that declares list changes or resource subscriptions serves
     `subscriptions/listen`, whose first message acknowledges the subscription with its id."""
     section = "basic/patterns/subscriptions#acknowledgment"

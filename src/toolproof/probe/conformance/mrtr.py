@@ -8,12 +8,12 @@ from typing import Any
 import mcp_types as types
 
 from toolproof.probe.conformance.checks import (
-    Probe,
-    Verdict,
+    ProbedServer,
+    RequirementResult,
     error_code,
     failed,
     passed,
-    safe_to_call,
+    safe_arguments,
     said,
     skipped,
 )
@@ -42,14 +42,14 @@ def _call(name: str, capabilities: dict[str, Any], **more: Any) -> dict[str, Any
     return {"name": name, "arguments": {}, "_meta": meta, **more}
 
 
-async def input_required(probe: Probe) -> list[Verdict]:
+async def input_required(probe: ProbedServer) -> list[RequirementResult]:
     """A tool that asks for input asks only for what the client declared (-32021 otherwise), and refuses a
     requestState that was tampered with."""
     capability_check = "input requested only for declared capabilities"
     tampered_check = "a tampered requestState is rejected"
     asking: tuple[str, dict[str, Any]] | None = None
     for tool in probe.listed.get("tools") or []:
-        if safe_to_call(tool):
+        if safe_arguments(probe, tool) == {}:  # read-only, no argument: asking twice risks nothing
             answer = await probe.link.request("tools/call", _call(str(tool["name"]), EVERY_CAPABILITY))
             result = answer.get("result")
             if isinstance(result, dict) and result.get("resultType") == INPUT_REQUIRED:
@@ -68,7 +68,7 @@ async def input_required(probe: Probe) -> list[Verdict]:
     ]
 
 
-async def _undeclared(probe: Probe, name: str, check: str) -> list[Verdict]:
+async def _undeclared(probe: ProbedServer, name: str, check: str) -> list[RequirementResult]:
     answer = await probe.link.request("tools/call", _call(name, {}))
     result = answer.get("result")
     error = answer.get("error")
@@ -95,7 +95,9 @@ async def _undeclared(probe: Probe, name: str, check: str) -> list[Verdict]:
     return cited([verdict], CAPABILITY_CHECK, f"{STATELESS}server-rejects-undeclared-capability")
 
 
-async def _tampered(probe: Probe, name: str, result: dict[str, Any], check: str) -> list[Verdict]:
+async def _tampered(
+    probe: ProbedServer, name: str, result: dict[str, Any], check: str
+) -> list[RequirementResult]:
     state = result.get("requestState")
     if not isinstance(state, str):
         return cited(

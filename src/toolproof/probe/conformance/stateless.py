@@ -14,8 +14,8 @@ import mcp_types as types
 from toolproof.mcp.http import HttpChannel
 from toolproof.probe.conformance.checks import (
     LISTS,
-    Probe,
-    Verdict,
+    ProbedServer,
+    RequirementResult,
     error_code,
     failed,
     passed,
@@ -32,12 +32,12 @@ CACHE_SCOPES = ("public", "private")
 STATELESS = "server-stateless/sep-2575-"
 
 
-def cited(verdicts: list[Verdict], *ids: str) -> list[Verdict]:
+def cited(verdicts: list[RequirementResult], *ids: str) -> list[RequirementResult]:
     """`verdicts` naming the official `scenario/check` ids that test the same requirement."""
     return [replace(verdict, official=ids) for verdict in verdicts]
 
 
-async def discover(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
+async def discover(link: Link) -> tuple[list[RequirementResult], dict[str, Any]]:
     """`server/discover`: its result and what it declares; NoAnswer when it is not answered with a result (the
     server does not speak the era)."""
     section = "server/discover"
@@ -59,7 +59,7 @@ async def discover(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
     return verdicts, capabilities if isinstance(capabilities, dict) else {}
 
 
-async def envelope_required(probe: Probe) -> list[Verdict]:
+async def envelope_required(probe: ProbedServer) -> list[RequirementResult]:
     """A request whose `_meta` lacks the envelope, or one of its required keys, is -32602; clientInfo is
     optional."""
     section = "basic#per-request-protocol-fields"
@@ -92,7 +92,7 @@ async def envelope_required(probe: Probe) -> list[Verdict]:
     return verdicts + cited([verdict], f"{STATELESS}request-meta-client-info-optional")
 
 
-async def unsupported_version(probe: Probe) -> list[Verdict]:
+async def unsupported_version(probe: ProbedServer) -> list[RequirementResult]:
     """A request in a version the server does not speak is -32022 listing what it supports."""
     section = "basic/versioning#version-negotiation"
     check = "an unsupported version is -32022 with the supported list"
@@ -118,7 +118,7 @@ async def unsupported_version(probe: Probe) -> list[Verdict]:
     return cited([verdict], f"{STATELESS}server-unsupported-version-error")
 
 
-async def removed_methods(probe: Probe) -> list[Verdict]:
+async def removed_methods(probe: ProbedServer) -> list[RequirementResult]:
     """The methods the era removed, and one that never existed, are -32601 (over stdio, what `initialize`
     gets is up to a server that serves both eras)."""
     section = "basic#responses"
@@ -136,7 +136,7 @@ async def removed_methods(probe: Probe) -> list[Verdict]:
     return cited([verdict], *official, f"{STATELESS}http-server-method-not-found-404")
 
 
-async def error_ids(probe: Probe) -> list[Verdict]:
+async def error_ids(probe: ProbedServer) -> list[RequirementResult]:
     """An error response carries the id of the request it answers, whatever its type."""
     section = "basic#responses"
     check = "error responses echo the request id"
@@ -150,7 +150,7 @@ async def error_ids(probe: Probe) -> list[Verdict]:
     return cited([verdict], f"{STATELESS}http-server-error-jsonrpc-id")
 
 
-async def declared_handlers(probe: Probe) -> list[Verdict]:
+async def declared_handlers(probe: ProbedServer) -> list[RequirementResult]:
     """What server/discover declares is what the server serves: each listing, -32601 when not declared."""
     section = "server/discover"
     verdicts = []
@@ -186,7 +186,7 @@ def _hint_problems(method: str, result: dict[str, Any]) -> list[str]:
     return problems
 
 
-async def cache_hints(probe: Probe) -> list[Verdict]:
+async def cache_hints(probe: ProbedServer) -> list[RequirementResult]:
     """SEP-2549: cacheable results carry `ttlMs` (an integer >= 0) and `cacheScope` (public or private)."""
     section = "server/utilities/caching#cacheable-results"
     check = "cacheable results carry ttlMs and cacheScope"
@@ -222,7 +222,7 @@ async def cache_hints(probe: Probe) -> list[Verdict]:
     )
 
 
-async def resource_not_found(probe: Probe) -> list[Verdict]:
+async def resource_not_found(probe: ProbedServer) -> list[RequirementResult]:
     """SEP-2164: reading a URI the server does not have is an error (-32602, the URI in its data), never a
     result with empty contents."""
     section = "server/resources#error-handling"
@@ -245,7 +245,7 @@ async def resource_not_found(probe: Probe) -> list[Verdict]:
     return cited([verdict], *official)
 
 
-async def deterministic_order(probe: Probe) -> list[Verdict]:
+async def deterministic_order(probe: ProbedServer) -> list[RequirementResult]:
     """Consecutive tools/list requests give the same tools in the same order."""
     section = "server/tools#listing-tools"
     check = "tools/list order is deterministic"

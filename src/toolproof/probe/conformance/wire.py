@@ -56,6 +56,18 @@ def routing_headers(era: str, method: str, params: dict[str, Any] | None) -> dic
     return headers
 
 
+# The results the link answers a server's requests with (the probe declares sampling and elicitation).
+ANSWERS: dict[str, Message] = {
+    "ping": {},
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": "toolproof conformance does not sample"},
+        "model": "toolproof-conformance",
+    },
+    "elicitation/create": {"action": "decline"},
+}
+
+
 class NoAnswer(Exception):
     """The server did not answer a request in time, or the link closed first."""
 
@@ -63,7 +75,8 @@ class NoAnswer(Exception):
 @dataclass
 class Link:
     """Send requests and notifications as built; every other message that arrives is kept in `seen`, in order,
-    as sent (a server request is answered: ping with {}, anything else with -32601)."""
+    as sent (a server request is answered: ping with {}, sampling with a fixed reply, elicitation declined,
+    anything else with -32601)."""
 
     read: Any
     write: Any
@@ -72,6 +85,9 @@ class Link:
     era: str = HANDSHAKE_ERA
     seen: list[Message] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)  # lines on stdout that are not JSON-RPC, as written
+    abandoned: set[int | str] = field(
+        default_factory=set
+    )  # ids of requests given up on: a late answer is kept
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -98,10 +114,11 @@ class Link:
         request_id: int | str | None = None,
         stamp: bool = True,
         headers: dict[str, str] | None = None,
+        timeout: float | None = None,
     ) -> Message:
-        """The server's response (result or error) to one request, as sent. In the 2026-07-28 era the request
-        is stamped (`_meta` envelope merged under the params' own `_meta`, routing headers) unless `stamp` is
-        False; `headers` replace the routing headers."""
+        """The server's response (result or error) to one request, as sent, within `timeout` (default: the
+        link's). In the 2026-07-28 era the request is stamped (`_meta` envelope merged under the params' own
+        `_meta`, routing headers) unless `stamp` is False; `headers` replace the routing headers."""
         ident = next(self._ids) if request_id is None else request_id
         message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
         if self.modern and stamp:
@@ -112,7 +129,8 @@ class Link:
         if self.modern and headers is None:
             headers = routing_headers(self.era, method, params)
         await self.send(message, headers)
-        with anyio.move_on_after(self.timeout):
+        limit = self.timeout if timeout is None else timeout
+        with anyio.move_on_after(limit):
             while True:
                 try:
                     arrived = await self.read.receive()
@@ -122,20 +140,27 @@ class Link:
                     self._note(arrived)
                     continue
                 wire: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
-                if "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
+                if "method" not in wire and wire.get("id") in self.abandoned:
+                    self.seen.append(wire)
+                elif "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
                     return wire
                 self.seen.append(wire)
                 if "id" in wire and "method" in wire:
                     await self._answer(wire)
-        raise NoAnswer(f"{method}: no answer within {self.timeout:g} s")
+        raise NoAnswer(f"{method}: no answer within {limit:g} s")
+
+    async def abandon(self, request_id: int | str, reason: str) -> None:
+        """Cancel a request that got no answer in time; an answer that still comes is kept in `seen`."""
+        self.abandoned.add(request_id)
+        await self.notify("notifications/cancelled", {"requestId": request_id, "reason": reason})
 
     def _note(self, arrived: object) -> None:
         if isinstance(arrived, ProtocolViolation) and arrived.line is not None:
             self.stray.append(arrived.line)
 
     async def _answer(self, asked: Message) -> None:
-        if asked["method"] == "ping":
-            await self.send({"jsonrpc": "2.0", "id": asked["id"], "result": {}})
+        if asked["method"] in ANSWERS:
+            await self.send({"jsonrpc": "2.0", "id": asked["id"], "result": ANSWERS[asked["method"]]})
             return
         error = {"code": types.METHOD_NOT_FOUND, "message": "not offered by toolproof conformance"}
         await self.send({"jsonrpc": "2.0", "id": asked["id"], "error": error})

@@ -91,8 +91,13 @@ async def intercept(
     started = time.perf_counter()
     recorder = CallRecorder()
     async with run_server(
-        command[0], command[1:], env, None,
-        stop_grace=STOP_GRACE_S, term_grace=TERM_GRACE_S, inherit_stderr=True,
+        command[0],
+        command[1:],
+        env,
+        None,
+        stop_grace=STOP_GRACE_S,
+        term_grace=TERM_GRACE_S,
+        inherit_stderr=True,
     ) as server:
         proxy = _Proxy(server, agent_in, agent_out, recorder)
         ending = await proxy.run(timeout_s)
