@@ -39,7 +39,7 @@ from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import Expect
 
-Check = Callable[[Expect, Observation], Failure | None]
+ExpectChecker = Callable[[Expect, Observation], Failure | None]
 
 RESULT_FIELDS = ("locations", "items", "results", "references", "symbols")
 
@@ -387,7 +387,7 @@ def check_min_progress(expect: Expect, obs: Observation) -> Failure | None:
     )
 
 
-CHECKS: tuple[tuple[str, Check], ...] = (
+CHECKS: tuple[tuple[str, ExpectChecker], ...] = (
     ("task.status", check_task_status),
     ("task.states", check_task_states),
     ("task.error_code", check_task_error_code),

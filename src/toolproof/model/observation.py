@@ -1,10 +1,21 @@
-"""What came back from a server request, in one shape whatever the request was."""
+"""What came back from a server request, in one shape whatever the request was; and `Observed`, the shape
+every source's observation shares (a server case's exchange, an agent run's transcript)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from toolproof.model.result import Failure
+
+
+class Observed(Protocol):
+    """What a report or a runner reads alike from any observation: `stopped`, the classified failure that
+    ended observing early (a server that timed out, an agent run cut short), None when it went to its end."""
+
+    @property
+    def stopped(self) -> Failure | None: ...
 
 
 class Notification(BaseModel):

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from toolproof.sources.server import ServerExchange
 
 
-class Verdict(Protocol):
+class ResultMaker(Protocol):
     def __call__(
         self,
         status: Status,
@@ -109,7 +109,7 @@ async def execute_case(
 
 
 def _judged(
-    verdict: Verdict,
+    verdict: ResultMaker,
     block: Block,
     expect: Expect,
     exchange: ServerExchange,

@@ -69,6 +69,11 @@ class ServerExchange:
     protocol: str | None = None
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def stopped(self) -> Failure | None:
+        """The failure that stopped the exchange (the `model.observation.Observed` shape)."""
+        return self.failure
+
 
 async def observe_case(
     case: Case,
