@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from toolproof.api.reports import Reports, report_results
 from toolproof.api.results import SuiteResult, exit_code_of
 from toolproof.exit_codes import ExitCode
+from toolproof.mcp.spec import HANDSHAKE_ERA
 
 if TYPE_CHECKING:
     from toolproof.mcp.spec import ConnectSpec
@@ -40,6 +41,7 @@ def conformance(
     spec: ConnectSpec,
     *,
     inputs: ProbeInputs | None = None,
+    protocol: str = HANDSHAKE_ERA,
     reports: Reports | None = None,
     sink: Sink | None = None,
 ) -> ConformanceResult:
@@ -47,7 +49,8 @@ def conformance(
     server: one result per check, each naming the spec section it enforces, or one ERROR result when the
     server could not be started, reached or initialized (exit status 2). A stop signal (SIGINT, SIGTERM,
     SIGHUP) ends it; the checks made until then are reported, with 128 + N. `inputs` names the tools, prompt
-    arguments and template values the checks may use; the reports' `baseline` is read as expected failures."""
+    arguments and template values the checks may use; `protocol` the era or eras to probe in
+    (`2025-11-25`, `2026-07-28`, `both`, `auto`); the reports' `baseline` is read as expected failures."""
     from toolproof.api.probes import server_secrets, source_path
     from toolproof.probe.conformance import check_server
     from toolproof.probe.conformance.inputs import ProbeInputs
@@ -59,7 +62,7 @@ def conformance(
     started = time.perf_counter()
     results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
     given_inputs = inputs or ProbeInputs()
-    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, given_inputs))
+    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, given_inputs, protocol))
     duration = time.perf_counter() - started
     report_results(results, events, f"toolproof conformance {server}", duration)
     stopped = outcome.signal if isinstance(outcome, Interrupted) else None

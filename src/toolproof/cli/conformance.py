@@ -45,6 +45,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="http",
         help="for a URL: Streamable HTTP (default) or the legacy SSE transport",
     )
+    parser.add_argument(
+        "--protocol",
+        choices=("2025-11-25", "2026-07-28", "both", "auto"),
+        default="2025-11-25",
+        help="protocol era to check: the 2025-11-25 initialize handshake (default), the 2026-07-28 era, both "
+        "(each, then whether both list the same tools, resources, prompts and features), or auto (the newest "
+        "the server speaks: 2026-07-28 when it answers server/discover)",
+    )
     add_headers_option(parser)
     add_cwd_option(parser)
     parser.add_argument(
@@ -114,4 +122,5 @@ def conformance(args: argparse.Namespace) -> int:
             cwd=working_directory(args, "conformance"),
             request_timeout=args.timeout,
         )
-    return exit_status(_NAME, api.conformance(spec, inputs=inputs, reports=reports(args)))
+    result = api.conformance(spec, inputs=inputs, protocol=args.protocol, reports=reports(args))
+    return exit_status(_NAME, result)

@@ -31,12 +31,12 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof._version import __version__
+from toolproof.mcp.channels import channel_for
 from toolproof.mcp.errors import RequestFailed, TransportFault, classify, excerpt, expected
 from toolproof.mcp.mocks import elicitation_callback, roots_callback, sampling_callback
 from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.sdk_private import TransportStreams, mirror_tool_headers
 from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec, ProtocolMode
-from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
 from toolproof.mcp.tasks import TaskExtension, TaskFollower, is_task, unfinished_failure
 from toolproof.model.observation import Notification, TaskRecord
@@ -480,12 +480,7 @@ async def initialize(
     tap = WireTap(started)
     channel: Channel | None = None
     try:
-        if server is not None:
-            channel = StdioChannel(server, spec.max_message_bytes)
-        else:
-            from toolproof.mcp.http import HttpChannel  # only an http or sse server needs it
-
-            channel = HttpChannel(spec)
+        channel = channel_for(spec, server)
         mocks = spec.mocks
         client = Client(
             tap.wrap(channel.streams()),

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import anyio.to_thread
 
+from toolproof.mcp.channels import start_server
 from toolproof.mcp.errors import RequestFailed, classify, expected, is_cancellation, leaf
-from toolproof.mcp.process import ServerProcess, run_server
+from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.server_config import Transport
 
@@ -52,16 +53,7 @@ async def _connect(spec: ConnectSpec) -> AsyncIterator[Session]:
         server: ServerProcess | None = None
         if spec.transport is Transport.STDIO:
             try:
-                server = await stack.enter_async_context(
-                    run_server(
-                        spec.command,
-                        spec.args,
-                        spec.env,
-                        spec.cwd,
-                        stop_grace=spec.stop_grace,
-                        term_grace=spec.term_grace,
-                    )
-                )
+                server = await stack.enter_async_context(start_server(spec))
             except Exception as error:
                 if not expected(error):
                     raise

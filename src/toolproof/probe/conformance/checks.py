@@ -42,7 +42,9 @@ LISTS = {
 
 @dataclass(frozen=True)
 class RequirementResult:
-    """The outcome of one check: `section` is the part of the spec it enforces (relative to SPEC)."""
+    """The outcome of one check: `section` is the part of the spec it enforces (relative to the spec of its
+    era); `official` the official conformance suite's `scenario/check` ids that test the same requirement,
+    when the check names them itself (the 2026-07-28 era's; the others are looked up in `official.py`)."""
 
     check: str
     section: str
@@ -50,6 +52,7 @@ class RequirementResult:
     message: str = ""
     seconds: float = 0.0
     warnings: tuple[str, ...] = ()  # what a SHOULD the server does not follow says, without failing
+    official: tuple[str, ...] = ()
 
 
 @dataclass
@@ -354,7 +357,11 @@ async def structured_output(server: ProbedServer) -> list[RequirementResult]:
     problems = []
     for tool in candidates:
         result = server.called[str(tool["name"])].get("result")
-        if not isinstance(result, dict) or result.get("isError"):
+        if (
+            not isinstance(result, dict)
+            or result.get("isError")
+            or result.get("resultType", "complete") != "complete"
+        ):
             continue
         if "structuredContent" not in result:
             problems.append(f"{tool['name']} declares an outputSchema but returned no structuredContent")

@@ -123,3 +123,13 @@ def official(check: str) -> dict[str, Any]:
     if not scenarios:
         return {"scenarios": [], "note": UNTESTED}
     return {"scenarios": [scenario.as_dict() for scenario in scenarios]}
+
+
+def cited(ids: tuple[str, ...]) -> dict[str, Any]:
+    """What `details.official` says for a requirement that names its official `scenario/check` ids itself
+    (the 2026-07-28 era's checks, in 0.2.0-alpha.12 only)."""
+    checks: dict[str, list[str]] = {}
+    for ident in ids:
+        scenario, check = ident.split("/", 1)
+        checks.setdefault(scenario, []).append(check)
+    return {"scenarios": [Scenario(s, tuple(c), (ALPHA,)).as_dict() for s, c in checks.items()]}

@@ -8,7 +8,8 @@ their rows to `official.OFFICIAL`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from toolproof.probe.conformance import checks, reads, server_messages, tool_calls
 from toolproof.probe.conformance.checks import (
@@ -48,20 +49,36 @@ PASSIVE: tuple[Callable[[ProbedServer], list[RequirementResult]], ...] = (
 
 async def run_checks(
     link: Link, verdicts: list[RequirementResult], inputs: ProbeInputs | None = None
-) -> None:
+) -> ProbedServer:
     """Every step on one fresh link, in order, into `verdicts`; a request left unanswered fails its step and
-    ends the rest."""
+    ends the rest. What the handshake and the steps found."""
+    return await run_steps(link, handshake, STEPS, verdicts, inputs)
+
+
+Opening = Callable[[Link], Awaitable[tuple[list[RequirementResult], dict[str, Any]]]]
+
+
+async def run_steps(
+    link: Link,
+    opening: Opening,
+    steps: tuple[RequirementCheck, ...],
+    verdicts: list[RequirementResult],
+    inputs: ProbeInputs | None,
+) -> ProbedServer:
+    """`opening` (its results and the server's capabilities), then `steps` in order, then the passive looks,
+    into `verdicts`; a request left unanswered fails its step and ends the rest."""
     started = time.perf_counter()
-    made, capabilities = await handshake(link)
+    made, capabilities = await opening(link)
     verdicts += timed(made, started)
     server = ProbedServer(link, capabilities, inputs=inputs or ProbeInputs())
-    for step in STEPS:
+    for step in steps:
         started = time.perf_counter()
         try:
             verdicts += timed(await step(server), started)
         except NoAnswer as error:
             name = getattr(step, "__name__", "a step").replace("_", " ")
             verdicts.append(failed(name, "basic#responses", str(error)))
-            return
+            return server
     for look in PASSIVE:
         verdicts += look(server)
+    return server

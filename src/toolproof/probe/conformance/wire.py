@@ -1,5 +1,10 @@
 """A raw JSON-RPC link to a server, for checks that must send what a well-behaved client never would: an
-unknown protocol version, a method that does not exist, malformed params, ids of every type."""
+unknown protocol version, a method that does not exist, malformed params, ids of every type.
+
+In the 2026-07-28 era (`Link.era`) every request is stamped as that era's client stamps it: the `_meta`
+envelope (protocol version, client capabilities, client info) and, over HTTP, the `MCP-Protocol-Version`,
+`Mcp-Method` and `Mcp-Name` headers; a check that means to send a broken envelope or broken headers says
+so per request."""
 
 from __future__ import annotations
 
@@ -11,16 +16,46 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.shared.message import SessionMessage
+from mcp.shared.inbound import (
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER,
+    MCP_PROTOCOL_VERSION_HEADER,
+    NAME_BEARING_METHODS,
+    encode_header_value,
+)
+from mcp.shared.message import ClientMessageMetadata, SessionMessage
 
+from toolproof.mcp.channels import channel_for, start_server
 from toolproof.mcp.http import HttpChannel
-from toolproof.mcp.process import run_server
+from toolproof.mcp.process import ServerProcess
 from toolproof.mcp.sdk_private import TransportStreams
-from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
 from toolproof.mcp.stdio import ProtocolViolation, StdioChannel
 from toolproof.model.server_config import Transport
 
 Message = dict[str, Any]
+MODERN_ERA = "2026-07-28"
+CLIENT_INFO = {"name": "toolproof-conformance", "version": "1"}
+
+
+def envelope(era: str, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `_meta` keys a 2026-07-28 client puts on every request."""
+    return {
+        types.PROTOCOL_VERSION_META_KEY: era,
+        types.CLIENT_CAPABILITIES_META_KEY: capabilities or {},
+        types.CLIENT_INFO_META_KEY: CLIENT_INFO,
+    }
+
+
+def routing_headers(era: str, method: str, params: dict[str, Any] | None) -> dict[str, str]:
+    """The HTTP headers a 2026-07-28 client sends with a request (SEP-2243): version, method, and the name."""
+    headers = {MCP_PROTOCOL_VERSION_HEADER: era, MCP_METHOD_HEADER: method}
+    key = NAME_BEARING_METHODS.get(method)
+    if key is not None and isinstance(name := (params or {}).get(key), str):
+        headers[MCP_NAME_HEADER] = encode_header_value(name)
+    return headers
+
+
 # The results the link answers a server's requests with (the probe declares sampling and elicitation).
 ANSWERS: dict[str, Message] = {
     "ping": {},
@@ -47,6 +82,7 @@ class Link:
     write: Any
     timeout: float
     channel: StdioChannel | HttpChannel
+    era: str = HANDSHAKE_ERA
     seen: list[Message] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)  # lines on stdout that are not JSON-RPC, as written
     abandoned: set[int | str] = field(
@@ -54,8 +90,15 @@ class Link:
     )  # ids of requests given up on: a late answer is kept
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    async def send(self, message: Message) -> None:
-        await self.write.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(message)))
+    @property
+    def modern(self) -> bool:
+        return self.era != HANDSHAKE_ERA
+
+    async def send(self, message: Message, headers: dict[str, str] | None = None) -> None:
+        """Send `message` as built; `headers` go with it over HTTP."""
+        metadata = ClientMessageMetadata(headers=headers) if headers is not None else None
+        sent = types.jsonrpc_message_adapter.validate_python(message)
+        await self.write.send(SessionMessage(sent, metadata=metadata))
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         message: Message = {"jsonrpc": "2.0", "method": method}
@@ -69,15 +112,23 @@ class Link:
         params: dict[str, Any] | None = None,
         *,
         request_id: int | str | None = None,
+        stamp: bool = True,
+        headers: dict[str, str] | None = None,
         timeout: float | None = None,
     ) -> Message:
         """The server's response (result or error) to one request, as sent, within `timeout` (default: the
-        link's)."""
+        link's). In the 2026-07-28 era the request is stamped (`_meta` envelope merged under the params' own
+        `_meta`, routing headers) unless `stamp` is False; `headers` replace the routing headers."""
         ident = next(self._ids) if request_id is None else request_id
         message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if self.modern and stamp:
+            params = {**(params or {})}
+            params["_meta"] = {**envelope(self.era), **(params.get("_meta") or {})}
         if params is not None:
             message["params"] = params
-        await self.send(message)
+        if self.modern and headers is None:
+            headers = routing_headers(self.era, method, params)
+        await self.send(message, headers)
         limit = self.timeout if timeout is None else timeout
         with anyio.move_on_after(limit):
             while True:
@@ -128,23 +179,12 @@ class Link:
 
 
 @asynccontextmanager
-async def open_link(spec: ConnectSpec) -> AsyncIterator[Link]:
-    """Start or reach the server and yield a link on which nothing has been sent yet."""
+async def open_link(spec: ConnectSpec, era: str = HANDSHAKE_ERA) -> AsyncIterator[Link]:
+    """Start or reach the server and yield a link in `era` on which nothing has been sent yet."""
     async with AsyncExitStack() as stack:
-        channel: StdioChannel | HttpChannel
+        server: ServerProcess | None = None
         if spec.transport is Transport.STDIO:
-            server = await stack.enter_async_context(
-                run_server(
-                    spec.command,
-                    spec.args,
-                    spec.env,
-                    spec.cwd,
-                    stop_grace=spec.stop_grace,
-                    term_grace=spec.term_grace,
-                )
-            )
-            channel = StdioChannel(server, spec.max_message_bytes)
-        else:
-            channel = HttpChannel(spec)
+            server = await stack.enter_async_context(start_server(spec))
+        channel = channel_for(spec, server)
         streams: TransportStreams = await stack.enter_async_context(channel.streams())
-        yield Link(streams[0], streams[1], spec.request_timeout, channel)
+        yield Link(streams[0], streams[1], spec.request_timeout, channel, era)

@@ -1,0 +1,223 @@
+"""`toolproof conformance` in the 2026-07-28 era: a server of that era only (stdio and HTTP), a server of both
+eras (`--protocol both`, `auto`), a server that breaks one 2026 rule at a time, and side by side with the
+official suite's 2026-07-28 requirement set (0.2.0-alpha.12) wherever both give a verdict."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import anyio
+import pytest
+from tests.integration.conformance.test_conformance_probe import failing, probe
+from tests.integration.mcp.helpers import ROOT, listening
+
+from toolproof.cli import main
+from toolproof.mcp.spec import ConnectSpec
+from toolproof.model.result import Status
+from toolproof.model.server_config import Transport
+from toolproof.probe.conformance import probe_server
+from toolproof.probe.conformance.checks import RequirementResult
+from toolproof.probe.conformance.wire import MODERN_ERA
+
+STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
+REFERENCE = ROOT / "tests" / "servers" / "reference_server.py"
+NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
+OFFICIAL = ROOT / "node_modules" / "conformance-0.2.0-alpha.12" / "dist" / "index.js"
+NODE = ROOT / "node_modules" / ".bin" / "node"
+# The rule each mode of stateless_server.py breaks, as the checks that must fail (and no other).
+BROKEN = {
+    "wrong-codes": "an unsupported version is -32022 with the supported list",
+    "no-cache-hints": "cacheable results carry ttlMs and cacheScope",
+    "session-id": "no session id is minted or echoed",
+    "unchecked-headers": "headers unlike the body are HTTP 400 -32020",
+    "empty-contents": "an unknown resource is -32602 with its uri",
+    "shuffled-tools": "tools/list order is deterministic",
+    "tampered-state": "a tampered requestState is rejected",
+    "undeclared-capability": "input requested only for declared capabilities",
+    "undeclared-tasks": "tasks served only with the extension declared",
+    "wrong-digest": "skill files match their digests and sizes",
+}
+# The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
+SCENARIOS = {
+    "wrong-codes": "server-stateless",
+    "no-cache-hints": "caching",
+    "unchecked-headers": "http-header-validation",
+    "empty-contents": "sep-2164-resource-not-found",
+    "shuffled-tools": "tools-list",
+    "tampered-state": "input-required-result-tampered-state",
+    "undeclared-capability": "input-required-result-capability-check",
+    "undeclared-tasks": "tasks-capability-negotiation",
+}
+UNTESTABLE = "Not testable"  # the official suite's word for a check its fixture tool was missing for
+
+pytestmark = pytest.mark.servers
+
+
+@pytest.fixture(scope="module")
+def stateless_http() -> Iterator[str]:
+    """Every mode of the 2026-only server at once: http://127.0.0.1:PORT/MODE/mcp."""
+    with listening([sys.executable, str(STATELESS)]) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def reference_http() -> Iterator[str]:
+    with listening([sys.executable, str(REFERENCE), "--transport", "streamable-http"]) as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def test_a_conforming_2026_server_passes_every_check_over_http(stateless_http: str, tmp_path: Path) -> None:
+    status, verdicts = probe(f"{stateless_http}/conforming/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert status == 0
+    assert failing(verdicts) == set()
+    assert {"server/discover is implemented", "no session id is minted or echoed"} <= set(verdicts)
+
+
+@pytest.mark.parametrize("mode", sorted(BROKEN))
+def test_each_broken_2026_rule_fails_its_check_and_only_it(
+    mode: str, stateless_http: str, tmp_path: Path
+) -> None:
+    status, verdicts = probe(f"{stateless_http}/{mode}/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert status == 1
+    assert failing(verdicts) == {BROKEN[mode]}
+
+
+def test_a_2026_only_server_over_stdio_is_probed_in_its_era(tmp_path: Path) -> None:
+    server = f"{sys.executable} {STATELESS} conforming"
+    status, verdicts = probe(server, tmp_path, "--protocol", "auto")
+    assert status == 0
+    assert "server/discover is implemented" in verdicts
+    assert "stdout holds only MCP messages" in verdicts
+    status, verdicts = probe(server, tmp_path, "--protocol", "both")
+    assert status == 2  # it does not speak the handshake era
+    assert verdicts["connect"] == "ERROR"
+    assert verdicts["server/discover is implemented"] == "PASS"
+
+
+def test_auto_picks_the_newest_era_the_server_speaks(reference_http: str, tmp_path: Path) -> None:
+    status, verdicts = probe(reference_http, tmp_path, "--protocol", "auto")
+    assert status == 0
+    assert "server/discover is implemented" in verdicts and "ping" not in verdicts
+
+
+def test_a_handshake_only_server_pinned_to_2026_is_a_connect_error_with_a_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = f"{sys.executable} {NONCONFORMING} conforming"
+    status, verdicts = probe(server, tmp_path, "--protocol", MODERN_ERA)
+    assert (status, verdicts) == (2, {"connect": "ERROR"})
+    assert (
+        "--protocol auto"
+        in json.loads((tmp_path / "report.json").read_text())["results"][0]["failure"]["message"]
+    )
+    status, verdicts = probe(server, tmp_path, "--protocol", "auto")
+    assert status == 0
+    assert "ping" in verdicts
+
+
+def test_a_both_era_server_is_probed_in_each_era_with_the_cross_era_diff(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    status = main(["conformance", "--server", f"{sys.executable} {REFERENCE}", "--protocol", "both",
+                   "--json", str(report), "-q"])  # fmt: skip
+    results = json.loads(report.read_text())["results"]
+    assert status == 0
+    eras = {case["name"]: case["protocol"] for case in results}
+    assert eras["ping [basic/utilities/ping]"] == "2025-11-25"
+    assert eras["server/discover is implemented [2026-07-28/server/discover]"] == MODERN_ERA
+    same = {name.rsplit(" [", 1)[0] for name in eras if "in both eras" in name}
+    assert same == {
+        "tools listed the same in both eras",
+        "resources listed the same in both eras",
+        "prompts listed the same in both eras",
+        "features declared the same in both eras",
+    }
+
+
+# --- side by side with the official suite -----------------------------------------------------------------
+
+
+def official_run(url: str, out: Path, scenario: str | None = None) -> dict[tuple[str, str], set[str]]:
+    """The official suite's 2026-07-28 requirement set (or one scenario of it, in that era) on `url`: the
+    statuses each (scenario, check) got, without the checks it could not test (its fixture tool was missing).
+    """
+    chosen = ["--scenario", scenario, "--spec-version", MODERN_ERA, "--force"] if scenario else []
+    command = [str(NODE), str(OFFICIAL), "server", "--url", url, *(chosen or ["--requirements", MODERN_ERA])]
+    command += ["-o", str(out)]
+    subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    found: dict[tuple[str, str], set[str]] = {}
+    for checks in out.glob("server-*/checks.json"):
+        scenario = re.sub(r"-\d{4}-\d\d-\d\dT[\d-]+Z$", "", checks.parent.name.removeprefix("server-"))
+        for check in json.loads(checks.read_text()):
+            if not str(check.get("errorMessage") or "").startswith(UNTESTABLE):
+                found.setdefault((scenario, check["id"]), set()).add(check["status"])
+    return found
+
+
+def our_verdicts(url: str) -> list[RequirementResult]:
+    """Our 2026-07-28 verdicts on `url`, with the official ids each names."""
+    verdicts: list[RequirementResult] = []
+    spec = ConnectSpec(transport=Transport.HTTP, url=url, request_timeout=10)
+    anyio.run(probe_server, spec, verdicts, None, MODERN_ERA)
+    return verdicts
+
+
+def compare(
+    ours: list[RequirementResult], theirs: dict[tuple[str, str], set[str]]
+) -> dict[str, tuple[str, str]]:
+    """Each of our checks the official suite also judged: (our verdict, theirs), pass or fail; theirs fails if
+    any of its checks for the requirement failed or warned."""
+    judged = {}
+    for verdict in ours:
+        if verdict.status not in (Status.PASS, Status.FAIL):
+            continue
+        statuses: set[str] = set()
+        for ident in verdict.official:
+            scenario, check = ident.split("/", 1)
+            statuses |= theirs.get((scenario, check), set()) & {"SUCCESS", "FAILURE", "WARNING"}
+        if statuses:
+            mine = "pass" if verdict.status is Status.PASS else "fail"
+            judged[verdict.check] = (mine, "fail" if statuses & {"FAILURE", "WARNING"} else "pass")
+    return judged
+
+
+@pytest.fixture(scope="module")
+def official_verdicts(
+    stateless_http: str, reference_http: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Future[dict[tuple[str, str], set[str]]]]:
+    """One official run per target, started together: the whole requirement set on the reference server and
+    the conforming mode, and for each mode that breaks a rule the official suite tests, its scenario."""
+    out = tmp_path_factory.mktemp("official")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = {
+            "reference": pool.submit(official_run, reference_http, out / "reference"),
+            "conforming": pool.submit(official_run, f"{stateless_http}/conforming/mcp", out / "conforming"),
+        }
+        for mode, scenario in SCENARIOS.items():
+            runs[mode] = pool.submit(official_run, f"{stateless_http}/{mode}/mcp", out / mode, scenario)
+        return runs
+
+
+def test_on_a_both_era_sdk_server_the_verdicts_agree_with_the_official_suite(
+    reference_http: str, official_verdicts: dict[str, Future[dict[tuple[str, str], set[str]]]]
+) -> None:
+    judged = compare(our_verdicts(reference_http), official_verdicts["reference"].result())
+    assert {mine for mine, _ in judged.values()} == {"pass"}
+    assert {check: theirs for check, (_, theirs) in judged.items()} == {check: "pass" for check in judged}
+    assert len(judged) >= 10, judged
+
+
+@pytest.mark.parametrize("mode", ["conforming", *sorted(SCENARIOS)])
+def test_a_broken_rule_is_failed_by_both_suites(
+    mode: str, stateless_http: str, official_verdicts: dict[str, Future[dict[tuple[str, str], set[str]]]]
+) -> None:
+    judged = compare(our_verdicts(f"{stateless_http}/{mode}/mcp"), official_verdicts[mode].result())
+    disagreements = {check: verdicts for check, verdicts in judged.items() if verdicts[0] != verdicts[1]}
+    assert disagreements == {}
+    if mode != "conforming":
+        assert judged[BROKEN[mode]] == ("fail", "fail")

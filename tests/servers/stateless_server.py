@@ -1,0 +1,280 @@
+"""A stdlib-only MCP server of the 2026-07-28 era only (no initialize), that follows the protocol except for
+the one rule its mode breaks.
+
+Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
+once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
+the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers against the body (-32020, HTTP 400) and the
+version (-32022 with the supported list, HTTP 400); answers server/discover, tools/list, tools/call,
+resources/list, resources/templates/list, resources/read and prompts/list (none) with cache hints;
+-32601 (HTTP 404) for anything else. Its two tools that ask for input (read-only, no argument) carry the names
+of the official suite's fixtures, so both suites exercise them: each asks, through an input_required result
+with a signed requestState, for what the client declared (elicitation or sampling), and answers -32021 to a
+client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
+-32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
+skill, `skills/list`, its SKILL.md read with resources/read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+ERA = "2026-07-28"
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+BREAKS = {
+    "wrong-codes": "answers an unsupported version with -32602 instead of -32022",
+    "no-cache-hints": "leaves ttlMs and cacheScope off tools/list",
+    "session-id": "mints an Mcp-Session-Id on every answer",
+    "unchecked-headers": "never compares Mcp-Method or Mcp-Name with the body",
+    "empty-contents": "answers a read of an unknown resource with empty contents",
+    "shuffled-tools": "lists its tools in a different order each time",
+    "tampered-state": "accepts a requestState whatever was done to it",
+    "undeclared-capability": "asks for elicitation from a client that did not declare it",
+    "undeclared-tasks": "serves tasks without declaring the tasks extension",
+    "wrong-digest": "lists a skill file whose digest does not match its content",
+}
+TASKS = "io.modelcontextprotocol/tasks"
+SKILLS = "io.modelcontextprotocol/skills"
+SKILL_MD = "---\nname: greeting\ndescription: Greets people.\n---\n\nSay hello.\n"
+SKILL_URI = "skill://greeting/SKILL.md"
+MODES = ("conforming", *BREAKS)
+KEY = secrets.token_bytes(32)
+HINTS = {"ttlMs": 60000, "cacheScope": "public"}
+RESOURCE = {"uri": "memo://greeting", "name": "greeting", "mimeType": "text/plain"}
+TOOLS = [
+    {
+        "name": "count",
+        "description": "How many memos there are.",
+        "inputSchema": {"type": "object"},
+        "outputSchema": {
+            "type": "object",
+            "properties": {"count": {"type": "integer"}},
+            "required": ["count"],
+        },
+        "annotations": {"readOnlyHint": True},
+    },
+    *(
+        {
+            "name": name,
+            "description": "Asks the user (or the model) to confirm.",
+            "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": True},
+        }
+        for name in ("test_input_required_result_tampered_state", "test_input_required_result_capabilities")
+    ),
+    {
+        "name": "echo",
+        "description": "Says the text back.",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    },
+]
+NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+
+class Server:
+    """One mode's answers; `listings` counts tools/list for the shuffled mode."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.listings = 0
+
+    def answer(self, body: dict[str, Any], headers: dict[str, str] | None) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and the JSON-RPC answer to one request; `headers` (lowercase) over HTTP only."""
+        ident = body.get("id")
+        params = body.get("params") if isinstance(body.get("params"), dict) else {}
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or VERSION_KEY not in meta or CAPABILITIES_KEY not in meta:
+            return 400, error(ident, -32602, "params._meta must carry the protocol version and capabilities")
+        method = body.get("method")
+        if headers is not None:
+            if headers.get("mcp-protocol-version") != meta[VERSION_KEY]:
+                return 400, error(ident, -32020, "MCP-Protocol-Version does not match _meta")
+            if self.mode != "unchecked-headers":
+                if headers.get("mcp-method") != method:
+                    return 400, error(ident, -32020, "Mcp-Method does not match the body")
+                key = NAMED.get(str(method))
+                if key is not None and headers.get("mcp-name") != params.get(key):
+                    return 400, error(ident, -32020, "Mcp-Name does not match the body")
+        if meta[VERSION_KEY] != ERA:
+            if self.mode == "wrong-codes":
+                return 400, error(ident, -32602, "unsupported version")
+            data = {"supported": [ERA], "requested": meta[VERSION_KEY]}
+            return 400, error(ident, -32022, "Unsupported protocol version", data)
+        handler = getattr(self, "do_" + str(method).replace("/", "_"), None)
+        if handler is None:
+            return 404, error(ident, -32601, "Method not found")
+        status, answer = handler(params, meta[CAPABILITIES_KEY])
+        return status, {"jsonrpc": "2.0", "id": ident, **answer}
+
+    def do_server_discover(
+        self, params: dict[str, Any], declared: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        extensions = {SKILLS: {}} if self.mode == "undeclared-tasks" else {TASKS: {}, SKILLS: {}}
+        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "extensions": extensions}
+        info = {"io.modelcontextprotocol/serverInfo": {"name": "stateless", "version": "1"}}
+        return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": info})
+
+    def do_tools_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        self.listings += 1
+        tools = TOOLS[::-1] if self.mode == "shuffled-tools" and self.listings % 2 == 0 else TOOLS
+        hints = {} if self.mode == "no-cache-hints" else HINTS
+        return complete({"tools": tools, **hints})
+
+    def do_prompts_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return complete({"prompts": [], **HINTS})
+
+    def do_resources_list(
+        self, params: dict[str, Any], declared: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        return complete({"resources": [RESOURCE], **HINTS})
+
+    def do_resources_templates_list(
+        self, params: dict[str, Any], declared: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        return complete({"resourceTemplates": [], **HINTS})
+
+    def do_resources_read(
+        self, params: dict[str, Any], declared: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            return 400, {"error": {"code": -32602, "message": "uri must be a string"}}
+        if uri == SKILL_URI:
+            return complete(
+                {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": SKILL_MD}], **HINTS}
+            )
+        if uri == RESOURCE["uri"]:
+            return complete({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}], **HINTS})
+        if self.mode == "empty-contents":
+            return complete({"contents": [], **HINTS})
+        return 400, {"error": {"code": -32602, "message": f"Resource not found: {uri}", "data": {"uri": uri}}}
+
+    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        content = SKILL_MD.encode() + (b"!" if self.mode == "wrong-digest" else b"")
+        digest = "sha256:" + hashlib.sha256(content).hexdigest()
+        files = [{"uri": SKILL_URI, "digest": digest, "size": len(SKILL_MD.encode())}]
+        frontmatter = {"name": "greeting", "description": "Greets people."}
+        return complete({"skills": [{"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}]})
+
+    def do_tasks_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if TASKS not in (declared.get("extensions") or {}):
+            data = {"requiredCapabilities": {"extensions": {TASKS: {}}}}
+            return 400, {"error": {"code": -32021, "message": f"{TASKS} is required", "data": data}}
+        return 400, {"error": {"code": -32602, "message": f"Unknown task: {params.get('taskId')}"}}
+
+    do_tasks_update = do_tasks_cancel = do_tasks_get
+
+    def do_tools_call(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        name, arguments = params.get("name"), params.get("arguments", {})
+        if not isinstance(arguments, dict):
+            return 400, {"error": {"code": -32602, "message": "arguments must be an object"}}
+        if name == "count":
+            return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
+        if name == "echo":
+            return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
+        if str(name).startswith("test_input_required_result_"):
+            return self.confirm(params, declared)
+        return 400, {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
+
+    def confirm(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        state, responses = params.get("requestState"), params.get("inputResponses")
+        if state is None:
+            if self.mode == "undeclared-capability" or "elicitation" in declared:
+                ask = {
+                    "method": "elicitation/create",
+                    "params": {"message": "Sure?", "requestedSchema": SCHEMA},
+                }
+            elif "sampling" in declared:
+                message = {"role": "user", "content": {"type": "text", "text": "Sure?"}}
+                ask = {"method": "sampling/createMessage", "params": {"messages": [message], "maxTokens": 10}}
+            else:
+                data = {"requiredCapabilities": {"elicitation": {}}}
+                return 400, {"error": {"code": -32021, "message": "elicitation is required", "data": data}}
+            result = {"resultType": "input_required", "inputRequests": {"ok": ask}, "requestState": sign("1")}
+            return 200, {"result": result}
+        if self.mode != "tampered-state" and not verified(str(state)):
+            return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
+        said = (responses or {}).get("ok") or {}
+        return complete({"content": [{"type": "text", "text": f"confirmed: {said.get('action')}"}]})
+
+
+SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def complete(result: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    return 200, {"result": {"resultType": "complete", **result}}
+
+
+def error(ident: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    detail: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        detail["data"] = data
+    return {"jsonrpc": "2.0", "id": ident, "error": detail}
+
+
+def sign(payload: str) -> str:
+    return payload + "." + hmac.new(KEY, payload.encode(), hashlib.sha256).hexdigest()
+
+
+def verified(state: str) -> bool:
+    payload, _, signature = state.rpartition(".")
+    return hmac.compare_digest(sign(payload), f"{payload}.{signature}")
+
+
+SERVERS = {mode: Server(mode) for mode in MODES}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def _send(self, status: int, answer: dict[str, Any] | None, mode: str) -> None:
+        raw = json.dumps(answer).encode() if answer is not None else b""
+        self.send_response(status)
+        if answer is not None:
+            self.send_header("Content-Type", "application/json")
+        if mode == "session-id":
+            self.send_header("Mcp-Session-Id", secrets.token_hex(8))
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def do_POST(self) -> None:
+        mode = self.path.strip("/").split("/")[0]
+        if mode not in SERVERS:
+            self._send(404, None, "")
+            return
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if "id" not in body:
+            self._send(202, None, mode)
+            return
+        headers = {name.lower(): value.strip() for name, value in self.headers.items()}
+        status, answer = SERVERS[mode].answer(body, headers)
+        self._send(status, answer, mode)
+
+    def do_GET(self) -> None:
+        self._send(405, None, "")
+
+    do_DELETE = do_GET
+
+
+def serve_stdio(mode: str) -> None:
+    server = Server(mode)
+    for line in sys.stdin:
+        body = json.loads(line)
+        if "id" in body and "method" in body:
+            sys.stdout.write(json.dumps(server.answer(body, None)[1]) + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--port"]:
+        ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), Handler).serve_forever()
+    else:
+        serve_stdio(sys.argv[1] if len(sys.argv) > 1 else "conforming")
