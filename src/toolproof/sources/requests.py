@@ -132,7 +132,9 @@ async def _settled_mark(session: Session) -> int:
 async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
-    """Every notification from the moment the call is sent until the grace period after its result."""
+    """Every notification from the moment the call is sent until the grace period after its result (in the
+    2026-07-28 era, list changes over a `subscriptions/listen` stream opened first)."""
+    await session.listen_for_changes()
     mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
     return _tool_observation(result, await _since(session, mark, after, block), started, tool)
@@ -161,7 +163,8 @@ async def observe_logging(
 async def observe_resources(
     block: ResourcesBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
-    """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
+    """resources/list or resources/read, with an optional subscribe/unsubscribe around it (in the 2026-07-28
+    era, a `subscriptions/listen` stream for the resource)."""
     if missing := missing_request(block):
         raise missing  # before subscribing, as mcp-assert checks it
     started = time.perf_counter()
