@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolproof.check.failures import fail, listed
+from toolproof.check.rpc import check_cache_scope, check_error_code, check_error_data, check_ttl_ms
 from toolproof.check.structured import check_structured, check_structured_schema
 from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
 from toolproof.core.gofmt import (
@@ -358,9 +359,13 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("min_progress", check_min_progress),
     ("structured", check_structured),
     ("structured_schema", check_structured_schema),
+    ("ttl_ms", check_ttl_ms),
+    ("cache_scope", check_cache_scope),
+    ("error_code", check_error_code),
+    ("error_data", check_error_data),
 )
 """mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
-toolproof's own checks on structuredContent come last."""
+toolproof's own checks on structuredContent, then on cache hints and the JSON-RPC error, come last."""
 
 
 def check_expect(expect: Expect, obs: Observation) -> Failure | None:

@@ -54,6 +54,14 @@ class Expect(Frozen):
     min_progress: int | None = None
     structured: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in structuredContent
     structured_schema: dict[str, Any] | None = None  # toolproof's own: a JSON Schema for structuredContent
+    ttl_ms: int | None = None  # toolproof's own: the result's ttlMs cache hint (2026-07-28)
+    cache_scope: Literal["public", "private"] | None = None  # toolproof's own: the result's cacheScope
+    error_code: int | None = None  # toolproof's own: the request is answered with this JSON-RPC error
+    error_data: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in the error's data
+
+    def expects_error(self) -> bool:
+        """Whether a JSON-RPC error answer is what the case checks, rather than a failure of it."""
+        return self.error_code is not None or self.error_data is not None
 
     def file_paths_after(self) -> list[str]:
         """Paths (unsubstituted) whose content the checks need after the request."""

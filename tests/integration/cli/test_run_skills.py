@@ -1,6 +1,7 @@
 """`assert_skills:` through `toolproof run` against a skills server on the official SDK with a hand-written
 skills extension, in both protocol eras: the listing, skills/get, loading a skill with every file verified
-(a server whose file does not match its digest fails, naming the file), and resources/directory/read."""
+(a server whose file does not match its digest fails, naming the file), and resources/directory/read; and,
+on the same server, expectations on a read's cache hints and on the JSON-RPC error that answers a read."""
 
 from __future__ import annotations
 
@@ -36,17 +37,31 @@ CASES = {
     "directory of a file": (SKILLS, "FAIL", f"assert_skills: {{directory: '{PDF}/SKILL.md'}}"),
     "tampered": (TAMPERED, "FAIL", "assert_skills: {load: pdf-processing}"),
     "tampered listing": (TAMPERED, "PASS", "assert_skills: {list: {}, expect: {skills: [pdf-processing]}}"),
+    # the JSON-RPC error that answers a request, when it is what the case expects
+    "unknown resource": (SKILLS, "PASS", "assert_resources: {read: 'skill://nope/SKILL.md', "
+                         "expect: {error_code: -32602}}"),
+    "unknown resource, another code": (SKILLS, "FAIL", "assert_resources: {read: 'skill://nope/SKILL.md', "
+                                       "expect: {error_code: -32022}}"),
 }
+TRAVEL = f"server: {{command: {sys.executable}, args: [{ROOT / 'examples/servers/travel_server.py'}]}}\n"
+NEEDS_ELICITATION = "assert: {tool: book_trip, args: {city: Oslo}, expect: {error_code: -32021, " \
+    "error_data: {'$.requiredCapabilities.elicitation': {form: {}}}}}"
+# The cache hints of a read: only a 2026-07-28 result carries them.
+HINTED = f"assert_resources: {{read: '{PDF}/SKILL.md', expect: {{ttl_ms: 0, cache_scope: private}}}}"
 
 
 @pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
 def test_skills_in_both_eras(
     write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome], protocol: str
 ) -> None:
+    modern = "PASS" if protocol == "2026-07-28" else "FAIL"
+    cases = {**CASES, "cache hints": (SKILLS, modern, HINTED)}
+    if protocol == "2026-07-28":  # the SDK answers -32021 with the capability when none is offered
+        cases["a missing client capability"] = (TRAVEL, "PASS", NEEDS_ELICITATION)
     files = {f"{n:02d}.yaml": f"name: {name}\n{server}{body}\n" for n, (name, (server, _, body)) in
-             enumerate(CASES.items())}
+             enumerate(cases.items())}
     outcome = toolproof(str(write_suite(files)), "--protocol", protocol, "-j", "4")
-    expected = {name: verdict for name, (_, verdict, _) in CASES.items()}
+    expected = {name: verdict for name, (_, verdict, _) in cases.items()}
     assert outcome.verdicts() == expected, [
         (r["name"], r["failure"]) for r in outcome.report["results"] if r["status"] != expected[r["name"]]
     ]
@@ -68,5 +83,10 @@ def test_skills_in_both_eras(
     assert failure("loaded unknown")["message"] == (
         "skills/list: no skill named 'git-workflow' is listed (listed: pdf-processing, refunds)"
     )
+    assert failure("unknown resource, another code")["message"] == (
+        'error_code: expected JSON-RPC error -32022, got -32602: "Unknown resource: skill://nope/SKILL.md"'
+    )
+    if protocol == "2025-11-25":
+        assert failure("cache hints")["message"] == "ttl_ms: expected ttlMs 0, the result has none"
     for name in ("got unknown", "directory of a file"):
         assert (failure(name)["kind"], failure(name)["details"]["code"]) == ("rpc_error", -32602), name

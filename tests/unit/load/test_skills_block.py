@@ -44,3 +44,4 @@ def test_one_request_exactly(write: Write) -> None:
         (5, "assert_skills", "give exactly one of list, get, load, directory (given: none)"),
         (8, "assert_skills.expect.childs", "unknown key"),
     ]
+
