@@ -455,6 +455,24 @@ def _is_initialize(message: types.JSONRPCMessage) -> bool:
     return isinstance(message, types.JSONRPCRequest) and message.method == "initialize"
 
 
+async def _discover_pinned(client: Client, version: str) -> None:
+    """Ask a server the client is pinned to `version` with (`server/discover`) what it offers: the SDK takes
+    a pinned era on trust and knows no capabilities then, so a listing would find nothing. A server that does
+    not speak the era fails here, naming it; a pinned era never falls back to the handshake."""
+    from mcp.shared.exceptions import MCPError
+
+    session = client.session
+    try:
+        raw = await session.send_discover(version)
+    except MCPError as error:
+        raise RuntimeError(
+            f"server/discover at {version} was answered with error {error.code} ({error.message}): the "
+            f"server does not speak the {version} era, and a pinned --protocol never falls back; run with "
+            f"--protocol {HANDSHAKE_ERA} or --protocol auto"
+        ) from error
+    session.adopt(types.DiscoverResult.model_validate(raw))
+
+
 async def initialize(
     stack: AsyncExitStack, spec: ConnectSpec, server: ServerProcess | None, started: float
 ) -> Session:
@@ -482,6 +500,8 @@ async def initialize(
             list_roots_callback=roots_callback(mocks.roots) if mocks.roots is not None else None,
         )
         await stack.enter_async_context(client)
+        if spec.protocol in MODERN_PROTOCOL_VERSIONS:
+            await _discover_pinned(client, spec.protocol)
     except Exception as error:
         if not expected(error):
             raise
