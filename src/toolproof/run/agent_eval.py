@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from toolproof.model.server_config import ServerConfig
     from toolproof.model.target import HttpTarget
     from toolproof.run.interrupt import Interrupted
+    from toolproof.sources.options import Protocol
 
 DEFAULT_TIMEOUT_S = 300.0
 
@@ -64,6 +65,7 @@ class EvalRequest:
     shard: Shard | None = None  # --shard K/N: only the cases of this shard
     max_rps: Mapping[str, float] | None = None  # --max-rps: requests a second per provider kind ("*": any)
     finished: frozenset[str] | None = None  # --resume: ids of the cases a stopped run finished; not run again
+    protocol: Protocol = "legacy"  # --protocol, as the SDK's connection mode
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,7 @@ def run_eval(
             environ=environ,
             fixture=_fixture(request.fixture),
             timeout_s=request.timeout_s or project.timeout or DEFAULT_TIMEOUT_S,
+            protocol=request.protocol,
         ),
         providers=providers,
         judge=judge,

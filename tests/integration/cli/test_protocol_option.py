@@ -14,6 +14,7 @@ TINY = Path(__file__).resolve().parents[3] / "examples" / "servers" / "tiny_serv
 REFUSED = "the server does not speak the 2026-07-28 era, and a pinned --protocol never falls back"
 TALKING = [
     *("run", "ci", "watch", "matrix", "snapshot", "coverage", "init", "generate"),  # suites, authoring
+    "eval",  # agents
     *("lint", "audit", "fuzz"),  # probes
 ]
 
