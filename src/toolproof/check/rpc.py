@@ -8,8 +8,8 @@ with `data.requiredCapabilities`, `-32022` unsupported version with `data.suppor
 from __future__ import annotations
 
 from toolproof.check.failures import fail
-from toolproof.check.structured import shown
-from toolproof.core.jsonpath import PathSyntaxError, json_equal, jsonpath_values
+from toolproof.check.structured import check_paths, shown
+from toolproof.core.jsonpath import json_equal
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure
 from toolproof.model.server_case import Expect
@@ -59,16 +59,4 @@ def check_error_data(expect: Expect, obs: Observation) -> Failure | None:
         return None
     if obs.error is None:
         return fail("error_data", f"expected a JSON-RPC error, {_answered(obs)}", expect.error_data, None)
-    for path, expected in expect.error_data.items():
-        try:
-            values = jsonpath_values(path, obs.error.data)
-        except PathSyntaxError as error:
-            return fail("error_data", str(error), expected, None, path=path)
-        if not values:
-            message = f"{path} selects nothing in the error's data {shown(obs.error.data)}"
-            return fail("error_data", message, expected, None, path=path)
-        actual = values[0] if len(values) == 1 else values
-        if not json_equal(actual, expected):
-            message = f"{path}: expected {shown(expected)}, got {shown(actual)} (JSON equality, no coercion)"
-            return fail("error_data", message, expected, actual, path=path)
-    return None
+    return check_paths("error_data", expect.error_data, obs.error.data, "the error's data")
