@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -50,3 +51,22 @@ def test_generate_pinned_to_2026_fails_rather_than_finding_nothing(
     assert status == 2
     assert REFUSED in capsys.readouterr().err
     assert not out.exists() or not any(out.iterdir())
+
+
+TRAVEL = Path(__file__).resolve().parents[3] / "examples" / "servers" / "travel_server.py"
+
+
+@pytest.mark.servers
+@pytest.mark.parametrize("command", ["audit", "fuzz"])
+@pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
+def test_probe_reports_say_which_era_was_spoken(
+    command: str, protocol: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    server = f"{sys.executable} {TRAVEL}"
+    main([command, "--server", server, "--protocol", protocol, "--json", str(report)])
+    capsys.readouterr()
+    results = json.loads(report.read_text())["results"]
+    called = [result for result in results if result["status"] != "SKIP"]
+    assert called
+    assert {result["protocol"] for result in called} == {protocol}, results
