@@ -152,8 +152,16 @@ def call_tool(request_id: Any) -> None:
         sys.stdout.flush()
         return
     elif MODE == "notification_flood":
-        note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
-                           "params": {"level": "info", "data": "tick"}}) + "\n"
+        note = (
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": "info", "data": "tick"},
+                }
+            )
+            + "\n"
+        )
         sys.stdout.write(note * int(os.environ.get("NOTIFICATIONS", "10000")))
     elif MODE == "odd_notifications":
         notify("notifications/x-vendor/custom", {"answer": 42})

@@ -30,6 +30,15 @@ BREAKS = {
     "unannounced-list-changed": "sends tools/list_changed without declaring listChanged",
     "cancel-crash": "exits on a cancellation for a request it never saw",
     "no-ping": "has no ping (answers it with -32601, as for any unknown method)",
+    "bad-image": "returns image content whose data is not base64",
+    "bad-log": "sends a log message at a level that does not exist",
+    "undeclared-log": "sends log messages without declaring logging (and has no logging/setLevel)",
+    "bad-default": "asks for a form whose default is not one of its enum values (SEP-1034)",
+    "bad-enum-names": "asks for a form whose enumNames do not match its enum (SEP-1330)",
+}
+FORMS = {
+    "bad-default": {"status": {"type": "string", "enum": ["active", "idle"], "default": "gone"}},
+    "bad-enum-names": {"status": {"type": "string", "enum": ["active", "idle"], "enumNames": ["Active"]}},
 }
 assert MODE == "conforming" or MODE in BREAKS, f"unknown mode {MODE}"
 
@@ -69,7 +78,8 @@ def capabilities() -> dict[str, Any]:
     caps: dict[str, Any] = {"tools": {}, "resources": {"subscribe": MODE != "hidden-subscribe"}}
     if MODE != "unannounced-list-changed":
         caps["tools"]["listChanged"] = True
-    caps["logging"] = {}
+    if MODE != "undeclared-log":
+        caps["logging"] = {}
     return caps
 
 
@@ -98,14 +108,18 @@ def call_tool(ident: Any, params: dict[str, Any]) -> None:
                 "params": {"progressToken": token, "progress": 1},
             }
         )
+    if MODE in ("bad-log", "undeclared-log"):
+        level = "loud" if MODE == "bad-log" else "info"
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": level, "data": "hi"}})
+    if MODE in FORMS:  # the probe's answer comes back as a message without a method, which handle() ignores
+        form = {"type": "object", "properties": FORMS[MODE]}
+        asked = {"message": "Status?", "requestedSchema": form}
+        send({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": asked})
     count = "many" if MODE == "wrong-structure" else 2
-    result(
-        ident,
-        {
-            "content": [{"type": "text", "text": json.dumps({"count": count})}],
-            "structuredContent": {"count": count},
-        },
-    )
+    content: list[dict[str, Any]] = [{"type": "text", "text": json.dumps({"count": count})}]
+    if MODE == "bad-image":
+        content.append({"type": "image", "data": "not base64!", "mimeType": "image/png"})
+    result(ident, {"content": content, "structuredContent": {"count": count}})
 
 
 def handle(message: dict[str, Any]) -> None:
@@ -129,7 +143,7 @@ def handle(message: dict[str, Any]) -> None:
         list_tools(ident, params)
     elif method == "tools/call":
         call_tool(ident, params)
-    elif method == "logging/setLevel" and MODE != "silent-logging":
+    elif method == "logging/setLevel" and MODE not in ("silent-logging", "undeclared-log"):
         result(ident, {})
     elif method in ("resources/subscribe", "resources/unsubscribe"):
         if isinstance(params.get("uri"), str):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, overload
 
 from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
@@ -26,16 +26,16 @@ from toolproof.api.scan import scan as scan
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
+    from toolproof.load.collect import Collected, Selection
     from toolproof.load.shards import Shard, Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
     from toolproof.model.server_case import Case
+    from toolproof.model.transcript import Platform
     from toolproof.probe.load import LoadPlan, LoadReport
     from toolproof.report.resume import Resume
-    from toolproof.run.agent_eval import Selected
     from toolproof.run.interrupt import Interrupted
-    from toolproof.run.trace_inputs import Platform
     from toolproof.sources.options import ServerOptions
 
 __all__ = [
@@ -68,37 +68,90 @@ def collect_suite(
     select: str | None = None,
     shard: str | None = None,
     resume: str | Path | None = None,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    maxfail: int = 0,
 ) -> Collection:
     """Load the suite files `paths` name (directories are walked; a YAML file in them that holds no test
-    is skipped with a note) and keep the cases `select` (a `-k`
-    pattern) matches, and of those the ones of `shard` (`K/N`, see `load/shards.py`), less those the JSON
-    report `resume` of a stopped run holds results of (`report/resume.py`). Raises UsageError for a missing
-    path, a malformed pattern, shard or report, or a pattern that selects none of the cases found."""
-    from toolproof import load
-    from toolproof.load.sharing import share_servers
-    from toolproof.model.server_case import Case
-
-    pattern = select
+    is skipped with a note) and keep the cases `select` (a `-k` pattern) matches, those that failed last
+    time only (`last_failed`) or first (`failed_first`), and of those the ones of `shard` (`K/N`, see
+    `load/shards.py`), less those the JSON report `resume` of a stopped run holds results of
+    (`report/resume.py`): the stages of `load/collect.py`; `maxfail` goes with the collection to
+    `run_collection`. Raises UsageError for a missing path, a malformed pattern, shard or report, or a
+    pattern that selects none of the cases found."""
     if not paths:
         raise UsageError("give at least one suite file or directory")
-    part = parse_shard(shard)
     stopped = read_resume(resume)
+    chosen = selection(
+        select=select,
+        last_failed=last_failed,
+        failed_first=failed_first,
+        shard=shard,
+        resume=stopped,
+        maxfail=maxfail,
+    )
+    collected = _collect(path_list(paths), chosen)
+    resumed = None if stopped is None else replace(stopped, order=collected.order or ())
+    return Collection(collected.items, collected.sharded, resumed, chosen.maxfail)
+
+
+def selection(
+    *,
+    select: str | None = None,
+    last_failed: bool = False,
+    failed_first: bool = False,
+    shard: str | None = None,
+    resume: Resume | None = None,
+    maxfail: int = 0,
+) -> Selection:
+    """The selection stages the options of every command that runs cases ask for (-k, --lf, --ff,
+    --shard, --resume, --maxfail), with what failed last time read from `.toolproof/`; raises UsageError for
+    a malformed shard."""
+    from toolproof.load.collect import Selection
+
+    failed = None
+    if last_failed or failed_first:
+        from toolproof.report.history import last_failed as recorded
+
+        failed = frozenset(recorded())
+    finished = resume.finished if resume is not None else None
+    return Selection(select, failed, last_failed, parse_shard(shard), finished, maxfail)
+
+
+@overload
+def _collect(
+    paths: Sequence[Path], chosen: Selection, kind: Literal["server"] = ..., leave_out: frozenset[Path] = ...
+) -> Collected[Case]: ...
+
+
+@overload
+def _collect(
+    paths: Sequence[Path],
+    chosen: Selection,
+    kind: Literal["agent"],
+    leave_out: frozenset[Path] = ...,
+    skip_found: Callable[[Path], str | None] | None = ...,
+) -> Collected[AgentCase]: ...
+
+
+def _collect(
+    paths: Sequence[Path],
+    chosen: Selection,
+    kind: Literal["server", "agent"] = "server",
+    leave_out: frozenset[Path] = frozenset(),
+    skip_found: Callable[[Path], str | None] | None = None,
+) -> Collected[Case] | Collected[AgentCase]:
+    """`load.collect` for every command, its problems as UsageErrors."""
+    from toolproof import load
+
     try:
-        items = share_servers(load.load_paths(path_list(paths)))
-        found = [item for item in items if isinstance(item, Case)]
-        chosen = {id(case) for case in load.select(found, pattern)}
+        if kind == "server":
+            return load.collect(paths, chosen, leave_out=leave_out)
+        return load.collect(paths, chosen, kind="agent", leave_out=leave_out, skip_found=skip_found)
     except load.SuiteNotFound as missing:
         raise UsageError(f"{missing.path}: no such file or directory") from None
     except load.SelectionError as problem:
         raise UsageError(str(problem)) from None
-    if found and not chosen:
-        raise UsageError(f"-k {pattern!r} selects none of the {len(found)} cases found")
-    selected = [item for item in items if not isinstance(item, Case) or id(item) in chosen]
-    taken, sharded = load.take_shard(selected, part)
-    if stopped is None:
-        return Collection(tuple(taken), sharded)
-    left = load.unfinished(taken, stopped.finished)
-    return Collection(tuple(left), sharded, replace(stopped, order=load.run_order(taken)))
 
 
 def read_resume(path: str | Path | None) -> Resume | None:
@@ -266,14 +319,14 @@ def run_collection(
     sink: Sink | None = None,
     handle_signals: bool = False,
     trials: int = 1,
-    maxfail: int = 0,
+    maxfail: int | None = None,
     slowest_first: bool = True,
 ) -> SuiteResult:
     """Run collected cases (see `run_suite`); load errors become ERROR results in their place. `trials`:
     run each case that many times (one result per case, with its pass rate); `maxfail`: stop after that
-    many failed cases. With more than one job and a `reports.state_dir`, the cases that took longest when
-    they last ran start first (results keep the collection's order); `slowest_first=False`, or `maxfail`,
-    starts them in the collection's order."""
+    many failed cases (default: the collection's, `collect_suite`). With more than one job and a
+    `reports.state_dir`, the cases that took longest when they last ran start first (results keep the
+    collection's order); `slowest_first=False`, or `maxfail`, starts them in the collection's order."""
     import anyio
 
     from toolproof.run.interrupt import run_until_signal
@@ -287,6 +340,7 @@ def run_collection(
     events = replace(given, sharded=collection.sharded, resume=collection.resume).sink(secrets, sink)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
+    maxfail = collection.maxfail if maxfail is None else maxfail
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
 
     async def main() -> list[CaseResult]:
@@ -376,6 +430,7 @@ def check_traces(
     response_path: str | None = None,
     reports: Reports | None = None,
     sink: Sink | None = None,
+    select: str | None = None,
     last_failed: bool = False,
     failed_first: bool = False,
     maxfail: int = 0,
@@ -387,29 +442,29 @@ def check_traces(
     `timezone` and `now`: the zone and moment date expressions such as TODAY see (default: local, and each
     run's recorded start). `platform`, `response_path`: how legacy Mibo bodies are read. `skip_judge`:
     report judge checks as not evaluated. `by_case`: one result per case and run instead of per check.
-    `last_failed`, `failed_first`, `maxfail`: as `run_collection`'s and `toolproof run`'s --lf, --ff and
-    --maxfail. `shard`: only the cases of shard `K/N`, as `collect_suite` takes them.
+    `select`, `last_failed`, `failed_first`, `maxfail`, `shard`: as `toolproof run`'s -k, --lf, --ff,
+    --maxfail and --shard (`load/collect.py`).
     """
-    from toolproof.load import LoadError, take_shard
-    from toolproof.run.trace_inputs import agent_cases, read_runs, time_zone, when
-    from toolproof.run.trace_suite import check_runs, has_judge, pair
+    import anyio
 
-    part = parse_shard(shard)
+    from toolproof.load import LoadError
+    from toolproof.run.trace_inputs import read_runs, recorded_run, time_zone, when
+    from toolproof.run.trace_suite import Clocks, check_suite, has_judge, pair
+
+    chosen = selection(
+        select=select, last_failed=last_failed, failed_first=failed_first, shard=shard, maxfail=maxfail
+    )
     zone = time_zone(timezone)
     moment = when(now, zone) if now is not None else None
     runs, recorded = read_runs(path_list(traces), platform, response_path)
-    loaded, errors = agent_cases(path_list(cases), recorded)
-    order = _order(last_failed, failed_first)
-    loaded = order(loaded) if order else loaded
-    whole = pair(loaded, runs)  # before sharding: which runs a case gets depends on the other cases
-    if loaded and runs and not any(whole.values()):
+    collected = _collect(path_list(cases), chosen, "agent", frozenset(recorded), recorded_run)
+    whole = [item for item in collected.found if not isinstance(item, LoadError)]
+    paired = pair(whole, runs)  # among every case found: which runs a case gets depends on the others
+    if whole and runs and not any(paired.values()):
         named = sorted({each.scenario for each in runs if each.scenario})
         raise UsageError(f"no recorded run matches any case (runs name scenarios {named or 'none'})")
-    runs_of = {id(case): whole[index] for index, case in enumerate(loaded)}
-    both: list[AgentCase | LoadError] = [*errors, *loaded]
-    taken, sharded = take_shard(both, part)
-    errors = [item for item in taken if isinstance(item, LoadError)]
-    loaded = [item for item in taken if not isinstance(item, LoadError)]
+    runs_of = {id(case): paired[index] for index, case in enumerate(whole)}
+    loaded, sharded = collected.cases, collected.sharded
     judged = [case.name for case in loaded if has_judge(case)]
     if judged and not skip_judge:
         shown = ", ".join(judged[:5]) + (f" and {len(judged) - 5} more" if len(judged) > 5 else "")
@@ -417,14 +472,22 @@ def check_traces(
             f"judge checks need a judge, and none is configured ({shown}); pass --skip-judge to "
             "report them as not evaluated"
         )
-    pairs = {index: runs_of[id(case)] for index, case in enumerate(loaded)}
     started = time.monotonic()
-    results = _stop_after(check_runs(loaded, errors, pairs, zone, moment, by_case=by_case), maxfail)
     events = replace(reports or Reports(), sharded=sharded).sink((), sink)
-    report_results(results, events, "toolproof check", time.monotonic() - started)
-    unchecked = not any(
-        pairs[index] and case.all_assertions() for index, case in enumerate(loaded) if not case.skip
-    )
+
+    async def main() -> list[CaseResult]:
+        clocks = Clocks(zone, moment)
+        return await check_suite(
+            collected.items,
+            lambda case: runs_of[id(case)],
+            clocks,
+            by_case=by_case,
+            sink=events,
+            maxfail=chosen.maxfail,
+        )
+
+    results = anyio.run(main)
+    unchecked = not any(runs_of[id(case)] and case.all_assertions() for case in loaded if not case.skip)
     return SuiteResult(tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded)
 
 
@@ -474,7 +537,7 @@ def evaluate(
     --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind;
     `protocol` the era spoken with the case's MCP servers, as --protocol)."""
     from toolproof.mcp.spec import protocol_mode
-    from toolproof.run.agent_eval import AgentSettings, EvalRequest, run_eval
+    from toolproof.run.agent_eval import EvalRequest, ModelFlags, run_eval
 
     rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
     for kind, rate in rates.items():
@@ -485,15 +548,26 @@ def evaluate(
         mode = protocol_mode(protocol)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    chosen = selection(
+        select=select,
+        last_failed=last_failed,
+        failed_first=failed_first,
+        shard=shard,
+        resume=stopped,
+        maxfail=maxfail,
+    )
 
     def path(value: str | Path | None) -> Path | None:
         return None if value is None else Path(value)
 
+    def cases(leave_out: frozenset[Path]) -> Collected[AgentCase]:
+        return _collect(path_list(paths), chosen, "agent", leave_out)
+
     request = EvalRequest(
-        paths=path_list(paths),
+        collect=cases,
         config=path(config),
-        agent=AgentSettings(provider, model, base_url, api_key_env, path(script), max_steps),
-        judge=AgentSettings(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
+        agent=ModelFlags(provider, model, base_url, api_key_env, path(script), max_steps),
+        judge=ModelFlags(judge_provider, judge_model, judge_base_url, None, path(judge_script)),
         skip_judge=skip_judge,
         servers=tuple(servers),
         target=path(target),
@@ -506,52 +580,18 @@ def evaluate(
         timeout_s=timeout,
         fixture=path(fixture),
         jobs=jobs,
-        select=select,
         environ=environ,
-        order=_order(last_failed, failed_first),
-        maxfail=maxfail,
-        shard=parse_shard(shard),
+        maxfail=chosen.maxfail,
         max_rps=rates,
-        finished=stopped.finished if stopped else None,
         protocol=mode,
     )
     started = time.monotonic()
-    chosen: list[tuple[Sharded | None, Resume | None]] = [(None, None)]
+    taken: list[tuple[Sharded | None, Resume | None]] = [(None, None)]
 
-    def sink_for(secrets: frozenset[str], selected: Selected) -> Sink:
-        resumed = replace(stopped, order=selected.order or ()) if stopped else None
-        chosen[0] = (selected.sharded, resumed)
-        return replace(reports or Reports(), sharded=selected.sharded, resume=resumed).sink(secrets, sink)
+    def sink_for(secrets: frozenset[str], collected: Collected[AgentCase]) -> Sink:
+        resumed = replace(stopped, order=collected.order or ()) if stopped else None
+        taken[0] = (collected.sharded, resumed)
+        return replace(reports or Reports(), sharded=collected.sharded, resume=resumed).sink(secrets, sink)
 
     outcome = run_eval(request, sink_for, handle_signals=handle_signals)
-    return _suite_result(outcome, time.monotonic() - started, *chosen[0])
-
-
-def _order(only: bool, first: bool) -> Callable[[list[AgentCase]], list[AgentCase]] | None:
-    """The agent cases to run under --last-failed (`only`) / --failed-first (`first`): a case failed last time
-    when its own result or one of its checks' results (`case › check`) did. None without either."""
-    if not (only or first):
-        return None
-    from toolproof.report.history import last_failed, prioritise
-
-    failed = last_failed()
-    cases = {node.split(" › ")[0] for node in failed}
-
-    def node_id(case: AgentCase) -> str:
-        return f"{case.source.file}::{case.name}"
-
-    return lambda items: prioritise(items, node_id, cases, only=only)
-
-
-def _stop_after(results: list[CaseResult], maxfail: int) -> list[CaseResult]:
-    """The results up to and including the `maxfail`-th failed or broken one (all of them without a limit)."""
-    from toolproof.model.result import Status
-
-    if not maxfail:
-        return results
-    failed = 0
-    for index, result in enumerate(results):
-        failed += result.status in (Status.FAIL, Status.ERROR)
-        if failed >= maxfail:
-            return results[: index + 1]
-    return results
+    return _suite_result(outcome, time.monotonic() - started, *taken[0])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
@@ -23,7 +23,9 @@ class Reports:
     with a loaded one (`baseline`); the `durations` slowest cases and the pass rate against `threshold` on
     the terminal; the last-failed record and each case's duration in `state_dir` (a server suite run with
     the same `state_dir` starts the slowest cases first); `sharded`: the shard the JSON report records;
-    `resume`: a stopped run's results every report adds to this run's. Secret values are masked in each."""
+    `resume`: a stopped run's results every report adds to this run's; `files`: a destination for any format
+    of `report/formats.py` by its name (the built-in formats' fields are shorthands for it). Secret values
+    are masked in each."""
 
     terminal: TextIO | None = None
     json: str | Path | None = None
@@ -41,45 +43,47 @@ class Reports:
     title: str | None = None
     sharded: Sharded | None = None
     resume: Resume | None = None
+    files: Mapping[str, str | Path] = field(default_factory=dict)
 
     def sink(self, secrets: Iterable[str], also: Sink | None = None) -> Sink:
-        """One sink feeding every report asked for (and `also`)."""
+        """One sink feeding every report asked for (and `also`): the terminal and its notes, then each
+        format of `report/formats.py` `FORMATS` that has a destination, then the state records."""
+        from toolproof.report import formats
+        from toolproof.report.formats import Context
         from toolproof.report.sinks import Broadcast
 
-        masked = set(secrets)
+        masked = frozenset(secrets)
         sinks: list[Sink] = []
         if self.terminal is not None:
             from toolproof.report.terminal import TerminalReport, Verbosity
 
             level = Verbosity[self.verbosity.upper()]
-            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=masked))
-        sinks += self._ci_sinks(masked)
-        if self.json is not None:
-            from toolproof.report.json_report import JsonReport
-
-            sinks.append(
-                JsonReport(
-                    str(self.json),
-                    secrets=masked,
-                    baseline=self._baseline(),
-                    title=self.title,
-                    sharded=self.sharded,
-                )
-            )
-        if self.junit is not None:
-            from toolproof.report.junit import JUnitReport
-
-            sinks.append(JUnitReport(Path(self.junit), secrets=masked))
-        sinks += self._file_sinks(masked)
+            sinks.append(TerminalReport(stdout=self.terminal, verbosity=level, secrets=set(masked)))
+        sinks += self._ci_sinks(set(masked))
+        context = Context(masked, self.title, self.baseline, self.sharded)
+        for row in formats.FORMATS:
+            sinks += [row.make(destination, context) for destination in self.destinations(row.name)]
+        sinks += self._state_sinks()
         every = Broadcast([*sinks, *([also] if also is not None else [])])
+        known = [row.name for row in formats.FORMATS]
+        for name in sorted(set(self.files) - set(known)):
+            from toolproof.model.events import Warned
+
+            unknown = f"no report format is named {name!r}; not written (formats: {', '.join(known)})"
+            every.handle(Warned(unknown))
         if self.resume is None:
             return every
         from toolproof.report.resume import ResumedSink
 
         return ResumedSink(every, self.resume)
 
-    def _baseline(self) -> dict[str, Entry] | None:
-        return None if self.baseline is None else dict(self.baseline)
+    def destinations(self, name: str) -> list[str | Path]:
+        """Where the format `name` is written: its field (the formats built in have one), its entry in
+        `files`, and for Markdown each of `step_summaries`."""
+        given = [getattr(self, name, None), self.files.get(name)]
+        if name == "markdown":
+            given += self.step_summaries
+        return [destination for destination in given if destination]
 
     def _ci_sinks(self, masked: set[str]) -> list[Sink]:
         """The lines after the terminal summary: slowest cases, the baseline comparison, the pass rate."""
@@ -100,35 +104,14 @@ class Reports:
             found.append(ThresholdNote(self.threshold, stdout=self.terminal))
         return found
 
-    def _file_sinks(self, masked: set[str]) -> list[Sink]:
-        """Markdown (and step summaries), HTML, badge, baseline and the last-failed record."""
-        found: list[Sink] = []
-        title = self.title or "toolproof"
-        markdown = [path for path in (self.markdown, *self.step_summaries) if path]
-        if markdown:
-            from toolproof.report.markdown import MarkdownReport
+    def _state_sinks(self) -> list[Sink]:
+        """The last-failed record and each case's duration, under `state_dir`."""
+        if self.state_dir is None:
+            return []
+        from toolproof.report.history import LastFailedWriter
+        from toolproof.report.timings import DurationsWriter
 
-            found += [
-                MarkdownReport(path, masked, title=title, baseline=self._baseline()) for path in markdown
-            ]
-        if self.html is not None:
-            from toolproof.report.html import HtmlReport
-
-            found.append(HtmlReport(self.html, masked, baseline=self._baseline(), title=self.title))
-        if self.badge is not None:
-            from toolproof.report.badge import BadgeReport
-
-            found.append(BadgeReport(self.badge))
-        if self.save_baseline is not None:
-            from toolproof.report.baseline import BaselineWriter
-
-            found.append(BaselineWriter(self.save_baseline, masked))
-        if self.state_dir is not None:
-            from toolproof.report.history import LastFailedWriter
-            from toolproof.report.timings import DurationsWriter
-
-            found += [LastFailedWriter(Path(self.state_dir)), DurationsWriter(Path(self.state_dir))]
-        return found
+        return [LastFailedWriter(Path(self.state_dir)), DurationsWriter(Path(self.state_dir))]
 
 
 def report_results(results: Sequence[CaseResult], sink: Sink, title: str, duration_s: float) -> None:

@@ -77,11 +77,13 @@ def exit_code_of(results: Iterable[CaseResult]) -> ExitCode:
 @dataclass(frozen=True)
 class Collection:
     """What a suite holds after selection: cases and the documents that did not load, in file order;
-    `sharded` when --shard took part of it; `resume` when --resume left out what a stopped run finished."""
+    `sharded` when --shard took part of it; `resume` when --resume left out what a stopped run finished;
+    `maxfail`: the failed cases after which its run stops (0: never)."""
 
     items: tuple[Case | LoadError, ...]
     sharded: Sharded | None = None
     resume: Resume | None = None
+    maxfail: int = 0
 
     @property
     def cases(self) -> list[Case]:

@@ -48,7 +48,7 @@ def scan(
     a server could not be reached, 1 when a finding is at or above `fail_on`, else 0; a stop signal
     (SIGINT, SIGTERM, SIGHUP) ends the gathering, and what was found so far is reported, with 128 + N.
     Raises UsageError for a bad pin file or judge."""
-    from toolproof import __version__
+    from toolproof._version import __version__
     from toolproof.core.sanitize import mask, secret_values
     from toolproof.core.writing import write_best_effort
     from toolproof.mcp.process import become_subreaper, reap_strays

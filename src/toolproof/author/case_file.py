@@ -96,5 +96,3 @@ def render(draft: Draft, label: str, when: datetime) -> str:
     yaml.dump(_quoted(data), stream)
     comment = "\n".join(clean(line).replace("\n", " ") for line in header)  # server text: no escapes
     return comment + "\n" + stream.getvalue()
-
-

@@ -120,8 +120,14 @@ def measure(cases: Sequence[Case], listing: Listing) -> Coverage:
         name = str(declaration.get("name"))
         declared = list((declaration.get("inputSchema") or {}).get("properties") or {})
         used = given.get(name, set())
-        tools.append(ToolCoverage(name, calls.get(name, 0), [arg for arg in declared if arg in used],
-                                  [arg for arg in declared if arg not in used]))
+        tools.append(
+            ToolCoverage(
+                name,
+                calls.get(name, 0),
+                [arg for arg in declared if arg in used],
+                [arg for arg in declared if arg not in used],
+            )
+        )
     listed = {tool.name for tool in tools}
     resource_names = [str(item.get("uri")) for item in listing.resources]
     templates = [str(item.get("uriTemplate")) for item in listing.templates]
@@ -155,8 +161,12 @@ def coverage_json(coverage: Coverage) -> dict[str, Any]:
         "covered": len(coverage.covered_tools),
         "percentage": coverage.percentage,
         "covered_tools": [
-            {"name": tool.name, "assertions": tool.cases, "arguments": tool.arguments,
-             "uncovered_arguments": tool.missing_arguments}
+            {
+                "name": tool.name,
+                "assertions": tool.cases,
+                "arguments": tool.arguments,
+                "uncovered_arguments": tool.missing_arguments,
+            }
             for tool in coverage.covered_tools
         ],
         "uncovered_tools": [tool.name for tool in coverage.tools if not tool.cases],

@@ -95,8 +95,9 @@ def _case(name: str, file: Path, server: ServerConfig, block: Block) -> Case:
     return Case(name=name, source=SourceRef(file=file), server=server, block=block)
 
 
-def drafts(listing: Listing, server: ServerConfig, output: Path, options: ServerOptions,
-           include_writes: bool) -> list[Draft]:
+def drafts(
+    listing: Listing, server: ServerConfig, output: Path, options: ServerOptions, include_writes: bool
+) -> list[Draft]:
     """One draft per tool, resource, resource template (its variables filled from their names; at most
     MAX_RESOURCES of each) and prompt, in the server's order."""
     found: list[Draft] = []
@@ -104,9 +105,13 @@ def drafts(listing: Listing, server: ServerConfig, output: Path, options: Server
         name = str(tool.get("name"))
         file = file_name("", name)
         block = AssertBlock(tool=name, args=arguments_for(tool, options.fixture))
-        skipped = "" if include_writes or not is_write(tool) else (
-            "the tool is annotated as writing (destructiveHint or readOnlyHint: false); "
-            "generate with --include-writes to call it"
+        skipped = (
+            ""
+            if include_writes or not is_write(tool)
+            else (
+                "the tool is annotated as writing (destructiveHint or readOnlyHint: false); "
+                "generate with --include-writes to call it"
+            )
         )
         case = _case(f"{name} with generated arguments", output / file, server, block)
         found.append(Draft(file, case, skipped))
@@ -130,5 +135,3 @@ def drafts(listing: Listing, server: ServerConfig, output: Path, options: Server
         prompt_block = PromptsBlock(get=PromptGet(name=name, arguments=arguments))
         found.append(Draft(file, _case(f"prompt {name}", output / file, server, prompt_block)))
     return found
-
-

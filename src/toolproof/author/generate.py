@@ -49,13 +49,20 @@ async def observe(drafts: Sequence[Draft], options: ServerOptions, jobs: int) ->
     seen: dict[int, list[Observation]] = {index: [] for index in range(len(runnable))}
 
     async def execute(index: int, slot: Slot) -> CaseResult:
-        return await execute_case(runnable[index].case, options, on_waiting=slot.release,
-                                  on_observed=seen[index].append)
+        return await execute_case(
+            runnable[index].case, options, on_waiting=slot.release, on_observed=seen[index].append
+        )
 
     failed: dict[int, Failure] = {}
     for _ in range(CALLS):  # every request once, then all again: a change one request makes shows in the next
-        results = await run_all(range(len(runnable)), execute, lambda index: runnable[index].case.name,
-                                jobs=jobs, sink=Broadcast([]), title="toolproof generate")
+        results = await run_all(
+            range(len(runnable)),
+            execute,
+            lambda index: runnable[index].case.name,
+            jobs=jobs,
+            sink=Broadcast([]),
+            title="toolproof generate",
+        )
         failed.update((index, result.failure) for index, result in enumerate(results) if result.failure)
     done: dict[int, Draft] = {}
     for index, draft in enumerate(runnable):
@@ -76,7 +83,12 @@ async def observe(drafts: Sequence[Draft], options: ServerOptions, jobs: int) ->
 
 
 async def generate(
-    server: ServerConfig, output: Path, options: ServerOptions, *, include_writes: bool, overwrite: bool,
+    server: ServerConfig,
+    output: Path,
+    options: ServerOptions,
+    *,
+    include_writes: bool,
+    overwrite: bool,
     jobs: int,
 ) -> Generated:
     """List the server, draft and observe a case per item, and write each file (existing ones only with

@@ -22,8 +22,9 @@ def column_name(case: str, server: str) -> str:
     return f"{case} [{server}]"
 
 
-def matrix_items(items: Sequence[Case | LoadError], servers: Sequence[tuple[str, ServerConfig]]
-                 ) -> list[Case | LoadError]:
+def matrix_items(
+    items: Sequence[Case | LoadError], servers: Sequence[tuple[str, ServerConfig]]
+) -> list[Case | LoadError]:
     """Every case once per server (pointed at it, its env, cwd and client capabilities kept, named
     `case [server]`); each load error once."""
     expanded: list[Case | LoadError] = [item for item in items if isinstance(item, LoadError)]
@@ -31,8 +32,12 @@ def matrix_items(items: Sequence[Case | LoadError], servers: Sequence[tuple[str,
     for name, server in servers:
         replaced = {key: getattr(server, key) for key in fields}
         expanded.extend(
-            item.model_copy(update={"name": column_name(item.name, name),
-                                    "server": item.server.model_copy(update=replaced)})
+            item.model_copy(
+                update={
+                    "name": column_name(item.name, name),
+                    "server": item.server.model_copy(update=replaced),
+                }
+            )
             for item in items
             if isinstance(item, Case)
         )
@@ -62,8 +67,13 @@ class Grid:
         return {
             "servers": self.servers,
             "cases": [
-                {"name": name, "results": {server: cell.value if cell else None
-                                           for server, cell in zip(self.servers, cells, strict=True)}}
+                {
+                    "name": name,
+                    "results": {
+                        server: cell.value if cell else None
+                        for server, cell in zip(self.servers, cells, strict=True)
+                    },
+                }
                 for name, cells in self.rows
             ],
         }

@@ -92,10 +92,15 @@ def answer_differences(saved: SnapshotEntry, live: SnapshotEntry, masks: Sequenc
     if before == after:
         return found
     old, new = as_tree(saved.text), as_tree(live.text)
-    fields = [] if old is None or new is None else [
-        item for item in tree_differences(old, new) if _masked_member(item, item.before, masks) !=
-        _masked_member(item, item.after, masks)
-    ]
+    fields = (
+        []
+        if old is None or new is None
+        else [
+            item
+            for item in tree_differences(old, new)
+            if _masked_member(item, item.before, masks) != _masked_member(item, item.after, masks)
+        ]
+    )
     return [*found, *(fields or text_differences(before, after))]
 
 
@@ -163,8 +168,9 @@ class _Snapshotter:
                 self.entries[case.name] = saved
             failure = ran.failure or Failure(kind=FailureKind.CONFIG, message="the case did not run")
             message = f"cannot take a snapshot: {failure.message}"
-            return ran.model_copy(update={"status": Status.ERROR, "failure": failure.model_copy(
-                update={"message": message})})
+            return ran.model_copy(
+                update={"status": Status.ERROR, "failure": failure.model_copy(update={"message": message})}
+            )
         observation = seen[0]
         live = entry(case.name, recorded_tool(case), observation.text, observation.is_error)
         if self.update and not (self.keep_recorded and saved is not None):
@@ -176,8 +182,9 @@ class _Snapshotter:
             return _result(case, Status.PASS, None, started)
         if saved is None:
             self.entries.pop(case.name, None)
-            failure = Failure(kind=FailureKind.EXPECTATION, check="snapshot",
-                              message=f"no snapshot recorded; {UPDATE_HINT}")
+            failure = Failure(
+                kind=FailureKind.EXPECTATION, check="snapshot", message=f"no snapshot recorded; {UPDATE_HINT}"
+            )
             return _result(case, Status.FAIL, failure, started)
         self.entries[case.name] = saved
         try:
@@ -188,16 +195,25 @@ class _Snapshotter:
         if not differences:
             return _result(case, Status.PASS, None, started)
         failure = _differs(differences, "the answer")
-        return _result(case, Status.FAIL, failure.model_copy(
-            update={"expected": saved.text, "actual": live.text}), started)
+        return _result(
+            case,
+            Status.FAIL,
+            failure.model_copy(update={"expected": saved.text, "actual": live.text}),
+            started,
+        )
 
     async def tools(self, check: ToolsCheck) -> CaseResult:
         started = time.perf_counter()
         name = f"tools/list of {check.label}"
 
         def verdict(status: Status, failure: Failure | None = None) -> CaseResult:
-            return CaseResult(name=name, file=check.file, status=status, failure=failure,
-                              duration_s=time.perf_counter() - started)
+            return CaseResult(
+                name=name,
+                file=check.file,
+                status=status,
+                failure=failure,
+                duration_s=time.perf_counter() - started,
+            )
 
         saved = self.saved_file.tools_of(check.label)
         try:
@@ -214,8 +230,14 @@ class _Snapshotter:
             reason = "the snapshot file records no tools/list (mcp-assert writes none); --update adds it"
             return verdict(Status.SKIP).model_copy(update={"reason": reason})
         if saved is None:
-            return verdict(Status.FAIL, Failure(kind=FailureKind.EXPECTATION, check="snapshot",
-                                                message=f"no tools/list recorded; {UPDATE_HINT}"))
+            return verdict(
+                Status.FAIL,
+                Failure(
+                    kind=FailureKind.EXPECTATION,
+                    check="snapshot",
+                    message=f"no tools/list recorded; {UPDATE_HINT}",
+                ),
+            )
         self.tool_lists[check.label] = saved
         differences = tool_differences(saved, listing.tools)
         if not differences:
@@ -229,8 +251,14 @@ class _Snapshotter:
 
 
 def _result(case: Case, status: Status, failure: Failure | None, started: float) -> CaseResult:
-    return CaseResult(name=case.name, file=case.source.file, line=case.source.line, status=status,
-                      failure=failure, duration_s=time.perf_counter() - started)
+    return CaseResult(
+        name=case.name,
+        file=case.source.file,
+        line=case.source.line,
+        status=status,
+        failure=failure,
+        duration_s=time.perf_counter() - started,
+    )
 
 
 def tools_checks(cases: Sequence[Case], options: ServerOptions, file: Path) -> list[ToolsCheck]:

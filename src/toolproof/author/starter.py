@@ -22,8 +22,12 @@ def starter_files(directory: Path) -> dict[Path, str]:
     `directory` is written (relative paths are read from where toolproof runs)."""
     package = files("toolproof.author") / "starter"
     where = directory.as_posix()
-    texts = {directory / name: schema_line(PurePosixPath(name)) + "\n"
-             + (package / name).read_text("utf-8").replace("__DIR__", where) for name in STARTER_CASES}
+    texts = {
+        directory / name: schema_line(PurePosixPath(name))
+        + "\n"
+        + (package / name).read_text("utf-8").replace("__DIR__", where)
+        for name in STARTER_CASES
+    }
     texts[directory / "server" / SERVER] = (package / SERVER).read_text("utf-8")
     texts.update({directory / "fixtures" / name: text for name, text in FIXTURE.items()})
     return texts

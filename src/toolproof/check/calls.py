@@ -19,7 +19,7 @@ from toolproof.check.registry import Verdict, checker
 from toolproof.check.steps import (
     MAX_SHOWN,
     CallScope,
-    Step,
+    Invocation,
     Steps,
     indexes_shown,
     shown,
@@ -82,7 +82,7 @@ def tools_not_called(check: ToolsNotCalled, steps: Steps) -> Failure | None:
 # --- one tool or node, with arguments --------------------------------------------------------------------
 
 
-def _step_problems(check: CallCheck, step: Step, scope: Scope) -> list[dict[str, Any]]:
+def _step_problems(check: CallCheck, step: Invocation, scope: Scope) -> list[dict[str, Any]]:
     problems = argument_violations(check, step.arguments, scope)
     if check.is_error is not None and step.is_error != check.is_error:
         state = "failed" if step.is_error else "succeeded"
@@ -99,7 +99,7 @@ def _step_problems(check: CallCheck, step: Step, scope: Scope) -> list[dict[str,
     return problems
 
 
-def _problem_count(check: CallCheck, step: Step, scope: Scope, limit: int | None = None) -> int:
+def _problem_count(check: CallCheck, step: Invocation, scope: Scope, limit: int | None = None) -> int:
     """How far a step is from matching (0 = it matches), counted no further than `limit`."""
     status = int(check.is_error is not None and step.is_error != check.is_error)
     if limit is not None and status >= limit:
@@ -116,7 +116,7 @@ def _level(check: CallCheck, scope: CallScope) -> Steps:
     return scope.calls
 
 
-def _step_detail(step: Step) -> dict[str, Any]:
+def _step_detail(step: Invocation) -> dict[str, Any]:
     return {"index": step.index, "name": step.name, "arguments": step.arguments, "is_error": step.is_error}
 
 
@@ -188,7 +188,7 @@ def _unmatched_parent(check: CallCheck, level: Steps) -> str:
     return "parent node ran, but did not match"
 
 
-def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Step]]:
+def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Invocation]]:
     """The check on the steps of its own level, and the steps that matched name and arguments (for a
     `called` check without nested checks, the first one is enough)."""
     if check.index is not None:
@@ -196,7 +196,7 @@ def _own(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, 
     candidates = [level.steps[index] for index in level.where.get(check.name, [])]
     rules = _has_argument_rules(check)
     if check.condition == "called" and not check.calls:
-        closest: tuple[int, Step] | None = None
+        closest: tuple[int, Invocation] | None = None
         for step in candidates:
             distance = _problem_count(check, step, scope, closest[0] if closest else None) if rules else 0
             if not distance:
@@ -237,7 +237,7 @@ def _has_argument_rules(check: CallCheck) -> bool:
     )
 
 
-def _count(check: CallCheck, level: Steps, matched: list[Step]) -> Failure | None:
+def _count(check: CallCheck, level: Steps, matched: list[Invocation]) -> Failure | None:
     count = len(matched)
     low = check.count if check.count is not None else check.min_count
     high = check.count if check.count is not None else check.max_count
@@ -263,7 +263,7 @@ def _count(check: CallCheck, level: Steps, matched: list[Step]) -> Failure | Non
 
 
 def _not_found(
-    check: CallCheck, level: Steps, candidates: list[Step], closest: Step | None, scope: Scope
+    check: CallCheck, level: Steps, candidates: list[Invocation], closest: Invocation | None, scope: Scope
 ) -> Failure:
     if closest is None:
         missing = "did not run" if level.nodes else "was not called"
@@ -305,7 +305,7 @@ def _expected_call(check: CallCheck, scope: Scope) -> dict[str, Any]:
     return expected
 
 
-def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Step]]:
+def _at_index(check: CallCheck, level: Steps, scope: Scope) -> tuple[Failure | None, list[Invocation]]:
     index = check.index if check.index is not None else 0
     if index >= len(level.steps):
         if check.condition == "not_called":
@@ -360,7 +360,10 @@ def tool_input(check: ToolInputCheck, steps: Steps, calls: Sequence[ToolCall]) -
         called = steps.called()
         return fail(
             None,
-            f"tool not used: {check.tool} (called: {shown(called)})", check.tool, called, called_tools=called
+            f"tool not used: {check.tool} (called: {shown(called)})",
+            check.tool,
+            called,
+            called_tools=called,
         )
     try:
         if any(_input_holds(check, call.arguments) for call in mine):

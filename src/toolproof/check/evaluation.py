@@ -1,5 +1,5 @@
-"""What became of one agent case's checks over one run: an `Outcome` per check, the `Evaluation` of the case,
-and the results they are reported as."""
+"""What became of one agent case's checks over one run: a `CheckOutcome` per check, the `Evaluation` of the
+case, and the results they are reported as."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from toolproof.model.transcript import Transcript
 
 
 @dataclass(frozen=True)
-class Outcome:
+class CheckOutcome:
     """What became of one check."""
 
     check: Assertion
@@ -50,7 +50,7 @@ class Evaluation:
 
     case: AgentCase
     run: Transcript
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[CheckOutcome, ...]
     warnings: tuple[str, ...] = ()
     judge_requests: int = 0
     extracted: dict[str, Any] = field(default_factory=dict)

@@ -15,6 +15,14 @@ from typing import Any
 from toolproof.check.failures import fail, listed
 from toolproof.check.rpc import check_cache_scope, check_error_code, check_error_data, check_ttl_ms
 from toolproof.check.structured import check_structured, check_structured_schema
+from toolproof.check.tasks import (
+    check_task_error_code,
+    check_task_max_ms,
+    check_task_message,
+    check_task_min_ms,
+    check_task_states,
+    check_task_status,
+)
 from toolproof.core.dotpath import NotJSONError, PathError, json_type, lookup, parse_json, read_json
 from toolproof.core.gofmt import (
     ELLIPSIS,
@@ -32,7 +40,7 @@ from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import Expect
 
-Check = Callable[[Expect, Observation], Failure | None]
+ExpectChecker = Callable[[Expect, Observation], Failure | None]
 
 RESULT_FIELDS = ("locations", "items", "results", "references", "symbols")
 
@@ -81,7 +89,10 @@ def check_not_error(expect: Expect, obs: Observation) -> Failure | None:
     if not expect.not_error or not obs.is_error:
         return None
     return Failure(
-        kind=FailureKind.TOOL_ERROR, check="not_error", expected="isError: false", actual="isError: true",
+        kind=FailureKind.TOOL_ERROR,
+        check="not_error",
+        expected="isError: false",
+        actual="isError: true",
         message=f"not_error: the tool returned isError=true; {_seen(obs.text)}",
     )
 
@@ -89,8 +100,12 @@ def check_not_error(expect: Expect, obs: Observation) -> Failure | None:
 def check_is_error(expect: Expect, obs: Observation) -> Failure | None:
     if not expect.is_error or obs.is_error:
         return None
-    return fail("is_error", f"expected isError=true, the tool succeeded; {_seen(obs.text)}",
-                 "isError: true", "isError: false")
+    return fail(
+        "is_error",
+        f"expected isError=true, the tool succeeded; {_seen(obs.text)}",
+        "isError: true",
+        "isError: false",
+    )
 
 
 def check_not_empty(expect: Expect, obs: Observation) -> Failure | None:
@@ -108,8 +123,10 @@ def check_equals(expect: Expect, obs: Observation) -> Failure | None:
     at = _first_difference(want, got)
     shown_want = f"({counted(len(want), 'char')}) {_window(want, at, at)}"
     shown_got = f"({counted(len(got), 'char')}) {_window(got, at, at)}"
-    message = f"text differs from the expected value at char {at} (both trimmed): expected {shown_want}, " \
+    message = (
+        f"text differs from the expected value at char {at} (both trimmed): expected {shown_want}, "
         f"got {shown_got}"
+    )
     return fail("equals", message, expect.equals, obs.text)
 
 
@@ -117,8 +134,13 @@ def check_contains(expect: Expect, obs: Observation) -> Failure | None:
     missing = [needle for needle in expect.contains or [] if needle not in obs.text]
     if not missing:
         return None
-    return fail("contains", f"{listed(missing)} not found in {_seen(obs.text)}",
-                 expect.contains, obs.text, missing=missing)
+    return fail(
+        "contains",
+        f"{listed(missing)} not found in {_seen(obs.text)}",
+        expect.contains,
+        obs.text,
+        missing=missing,
+    )
 
 
 def check_contains_any(expect: Expect, obs: Observation) -> Failure | None:
@@ -139,7 +161,9 @@ def check_not_contains(expect: Expect, obs: Observation) -> Failure | None:
         "not_contains",
         f"{quote(first, 80)} found at char {at}{also} in text ({counted(len(obs.text), 'char')}): "
         f"{_window(obs.text, at, at + len(first))}",
-        expect.not_contains, obs.text, found=found,
+        expect.not_contains,
+        obs.text,
+        found=found,
     )
 
 
@@ -153,8 +177,13 @@ def check_matches_regex(expect: Expect, obs: Observation) -> Failure | None:
     if not unmatched:
         return None
     noun = "pattern" if len(unmatched) == 1 else "patterns"
-    return fail("matches_regex", f"{noun} {listed(unmatched)} did not match {_seen(obs.text)}",
-                 patterns, obs.text, unmatched=unmatched)
+    return fail(
+        "matches_regex",
+        f"{noun} {listed(unmatched)} did not match {_seen(obs.text)}",
+        patterns,
+        obs.text,
+        unmatched=unmatched,
+    )
 
 
 def check_json_path(expect: Expect, obs: Observation) -> Failure | None:
@@ -238,8 +267,12 @@ def check_net_delta(expect: Expect, obs: Observation) -> Failure | None:
         return fail("net_delta", why, expect.net_delta, None)
     value = document.get("net_delta") if isinstance(document, Mapping) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return fail("net_delta", f"no number field \"net_delta\" in the JSON {json_type(document)}; "
-                     f"{_seen(obs.text)}", expect.net_delta, None)
+        return fail(
+            "net_delta",
+            f'no number field "net_delta" in the JSON {json_type(document)}; {_seen(obs.text)}',
+            expect.net_delta,
+            None,
+        )
     if int(value) == expect.net_delta:
         return None
     return fail("net_delta", f"expected {expect.net_delta}, got {go_number(value)}", expect.net_delta, value)
@@ -284,8 +317,13 @@ def check_file_not_exists(expect: Expect, obs: Observation) -> Failure | None:
             why = f"{path} exists after the call ({content})"
             return fail("file_not_exists", why, None, None, path=path)
         if content is not None:
-            return fail("file_not_exists", f"{path} exists after the call ({counted(len(content), 'byte')})",
-                         None, _decoded(content), path=path)
+            return fail(
+                "file_not_exists",
+                f"{path} exists after the call ({counted(len(content), 'byte')})",
+                None,
+                _decoded(content),
+                path=path,
+            )
     return None
 
 
@@ -301,8 +339,13 @@ def check_in_order(expect: Expect, obs: Observation) -> Failure | None:
                 earlier = text.find(needle)
                 if earlier >= 0:
                     where += f", it occurs only earlier, at char {earlier},"
-            return fail("in_order", f"{quote(needle, 80)} not found{where} in {_seen(text)}",
-                         expect.in_order, text, missing=needle)
+            return fail(
+                "in_order",
+                f"{quote(needle, 80)} not found{where} in {_seen(text)}",
+                expect.in_order,
+                text,
+                missing=needle,
+            )
         position, previous = at + len(needle), needle
     return None
 
@@ -326,7 +369,9 @@ def check_file_unchanged(expect: Expect, obs: Observation) -> Failure | None:
                 "file_unchanged",
                 f"{path} was modified by the call ({len(before)} -> {len(after)} bytes, first difference at "
                 f"byte {at})",
-                _decoded(before), _decoded(after), path=path,
+                _decoded(before),
+                _decoded(after),
+                path=path,
             )
     return None
 
@@ -334,11 +379,22 @@ def check_file_unchanged(expect: Expect, obs: Observation) -> Failure | None:
 def check_min_progress(expect: Expect, obs: Observation) -> Failure | None:
     if expect.min_progress is None or obs.progress_count >= expect.min_progress:
         return None
-    return fail("min_progress", f"expected at least {expect.min_progress} notifications/progress during the "
-                 f"call, got {obs.progress_count}", expect.min_progress, obs.progress_count)
+    return fail(
+        "min_progress",
+        f"expected at least {expect.min_progress} notifications/progress during the "
+        f"call, got {obs.progress_count}",
+        expect.min_progress,
+        obs.progress_count,
+    )
 
 
-CHECKS: tuple[tuple[str, Check], ...] = (
+CHECKS: tuple[tuple[str, ExpectChecker], ...] = (
+    ("task.status", check_task_status),
+    ("task.states", check_task_states),
+    ("task.error_code", check_task_error_code),
+    ("task.message", check_task_message),
+    ("task.min_ms", check_task_min_ms),
+    ("task.max_ms", check_task_max_ms),
     ("not_error", check_not_error),
     ("is_error", check_is_error),
     ("not_empty", check_not_empty),
@@ -365,7 +421,8 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("error_data", check_error_data),
 )
 """mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
-toolproof's own checks on structuredContent, then on cache hints and the JSON-RPC error, come last."""
+toolproof's own checks on structuredContent, then on cache hints and the JSON-RPC error, come last, and on the
+task a call was answered with first (how the task ended decides whether there is a result to check)."""
 
 
 def check_expect(expect: Expect, obs: Observation) -> Failure | None:

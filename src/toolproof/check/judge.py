@@ -273,7 +273,8 @@ def verdicts(
         found = answers.get(main.id)
         if found is None:
             results.append(
-                fail(None,
+                fail(
+                    None,
                     f'Judge did not return a result for "{label(check)}"',
                     check.criteria,
                     None,
@@ -312,6 +313,7 @@ def verdicts(
         expected = (
             check.criteria if check.threshold is None else f"score >= {check.threshold:g}: {check.criteria}"
         )
-        results.append(fail(None, "; ".join(parts),
-                       expected, score if score is not None else reason, **details))
+        results.append(
+            fail(None, "; ".join(parts), expected, score if score is not None else reason, **details)
+        )
     return results

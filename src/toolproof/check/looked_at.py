@@ -4,7 +4,7 @@ at it (a tool check at the calls of the tools it names, any other check at the r
 from __future__ import annotations
 
 from toolproof.check.registry import registered
-from toolproof.check.scenario import Evaluation, Outcome
+from toolproof.check.scenario import CheckOutcome, Evaluation
 from toolproof.model.result import Step
 
 
@@ -47,18 +47,18 @@ def run_steps(evaluation: Evaluation) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _tools(outcome: Outcome) -> frozenset[str] | None:
+def _tools(outcome: CheckOutcome) -> frozenset[str] | None:
     """The tools whose calls a check looks at, as its registration declares (None: every call; empty: it
     looks at the reply)."""
     return registered(outcome.check).tools(outcome.check)
 
 
-def _looks_at_call(outcome: Outcome, tool: str) -> bool:
+def _looks_at_call(outcome: CheckOutcome, tool: str) -> bool:
     tools = _tools(outcome)
     return tools is None or tool in tools
 
 
-def _note(outcome: Outcome) -> str:
+def _note(outcome: CheckOutcome) -> str:
     """`label: STATUS`, then why (a failure's message, a judge's reason, a skip's reason)."""
     why = ""
     if outcome.failure is not None:

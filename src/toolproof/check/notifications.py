@@ -39,8 +39,12 @@ def check_notifications(expect: NotificationExpect, notifications: list[Notifica
         return fail("max_count", message + _received(notifications), expect.max_count, methods)
     missing = [method for method in expect.methods or [] if method not in methods]
     if missing:
-        return fail("methods", f"{listed(missing)} not received; received: {_received(notifications)}",
-                     expect.methods, methods)
+        return fail(
+            "methods",
+            f"{listed(missing)} not received; received: {_received(notifications)}",
+            expect.methods,
+            methods,
+        )
     forbidden = [method for method in expect.not_methods or [] if method in methods]
     if forbidden:
         message = f"{listed(forbidden)} was received (received: {_received(notifications)})"

@@ -17,8 +17,9 @@ from toolproof.model.result import Failure, FailureKind
 
 def _breach(tool: str, message: str, expected: Any = None, actual: Any = None) -> Failure:
     """The protocol failure of `tool` breaking its own outputSchema."""
-    return fail("output_schema", f"tool {tool!r} {message}", expected, actual, kind=FailureKind.PROTOCOL,
-                tool=tool)
+    return fail(
+        "output_schema", f"tool {tool!r} {message}", expected, actual, kind=FailureKind.PROTOCOL, tool=tool
+    )
 
 
 def check_output_schema(obs: Observation) -> Failure | None:
@@ -31,12 +32,20 @@ def check_output_schema(obs: Observation) -> Failure | None:
     if not isinstance(schema, dict):
         return _breach(name, f"declares an outputSchema that is not a JSON object: {shown(schema)}")
     if not has_structured(obs):
-        return _breach(name, f"declares an outputSchema but its result has no structuredContent; text: "
-                       f"{shown(obs.text)}", schema)
+        return _breach(
+            name,
+            f"declares an outputSchema but its result has no structuredContent; text: {shown(obs.text)}",
+            schema,
+        )
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a declared schema
 
     violation = schema_violation(schema, obs.structured)
     if violation is None:
         return None
-    return _breach(name, f"returned structuredContent that breaks its own outputSchema {violation}; "
-                   f"structuredContent: {shown(obs.structured)}", schema, obs.structured)
+    return _breach(
+        name,
+        f"returned structuredContent that breaks its own outputSchema {violation}; "
+        f"structuredContent: {shown(obs.structured)}",
+        schema,
+        obs.structured,
+    )

@@ -73,7 +73,8 @@ def text_check(check: TextCheck, reply: str) -> Failure | None:
     details: dict[str, Any] = {"missing_patterns": failing} if check.op == "contains" else {}
     if check.op == "not_contains":
         details = {"found_patterns": failing}
-    return fail(None,
+    return fail(
+        None,
         f"Response {_TEXT_WORDS[check.op]} {wanted}{case}; response: {excerpt(reply)}",
         list(check.values),
         reply,
@@ -87,13 +88,18 @@ def regex_check(check: RegexCheck, reply: str) -> Failure | None:
     try:
         found = regex_search(pattern, reply, check.flavor, check.ignore_case)
     except PatternError as error:
-        return fail(None,
-            f"{error.headline}: {check.pattern} ({error.reason})", check.pattern, None, pattern=check.pattern
+        return fail(
+            None,
+            f"{error.headline}: {check.pattern} ({error.reason})",
+            check.pattern,
+            None,
+            pattern=check.pattern,
         )
     if found == check.should_match:
         return None
     verb = "does not match" if check.should_match else "matches"
-    return fail(None,
+    return fail(
+        None,
         f"Response {verb} /{check.pattern}/ (should_match: {str(check.should_match).lower()}); "
         f"response: {excerpt(reply)}",
         check.pattern,
@@ -111,7 +117,8 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
     try:
         data = answer.document()
     except NoDocument as error:
-        return fail(None,
+        return fail(
+            None,
             f"JSONPath assertion failed: invalid JSON for path {check.path} ({error})",
             check.path,
             answer.turn.reply,
@@ -130,10 +137,11 @@ def jsonpath_check(check: JsonPathCheck, answer: Answer) -> Failure | None:
         message = f"JSONPath {check.path} matched nothing in {excerpt(as_text(data))}"
         return fail(None, message, check.path, None)
     if check.mode == "not_exists":
-        return fail(None,
-            f"JSONPath {check.path} should match nothing but matched {compact_json(values)}", [], values
+        return fail(
+            None, f"JSONPath {check.path} should match nothing but matched {compact_json(values)}", [], values
         )
-    return fail(None,
+    return fail(
+        None,
         f"JSONPath {check.path} has no value equal to {compact_json(check.equals)} (no type coercion); "
         f"found: {compact_json(values)}",
         check.equals,
@@ -150,14 +158,15 @@ def field_check(check: FieldCheck, answer: Answer, scope: Scope) -> Failure | No
     try:
         value = _at(answer.document(), check.field)
     except (NoDocument, LookupError) as error:
-        return fail(None,
-            f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
+        return fail(
+            None, f"{check.field}: {error.args[0]}", check.expected.model_dump(exclude_defaults=True), None
         )
     miss = match(check.expected, value, scope)
     if check.negate:
         if miss is not None:
             return None
-        return fail(None,
+        return fail(
+            None,
             f"{check.field} = {compact_json(value)} must not match, but it does",
             {"not": check.expected.model_dump(exclude_defaults=True)},
             value,
@@ -195,8 +204,11 @@ def status_check(check: StatusCheck, turns: Sequence[tuple[int, Turn]]) -> Failu
     if not wrong:
         return None
     where = ", ".join(f"{status} (turn {index + 1})" for index, status in wrong)
-    return fail(None,
-        f"HTTP status was {where}, expected {check.expected}", check.expected, [status for _, status in wrong]
+    return fail(
+        None,
+        f"HTTP status was {where}, expected {check.expected}",
+        check.expected,
+        [status for _, status in wrong],
     )
 
 
@@ -227,7 +239,8 @@ def guardrail_check(check: GuardrailCheck, turns: Sequence[Turn]) -> Failure | N
     which = f"guardrail {check.name!r}" if check.name else "a guardrail"
     verb = "did not trigger" if check.expected else "triggered"
     seen = f" ({', '.join(names)} triggered)" if names else " (none triggered)"
-    return fail(None,
+    return fail(
+        None,
         f"{which} {verb}{seen}",
         check.expected,
         bool(triggered),

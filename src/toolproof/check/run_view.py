@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from toolproof.check.steps import CallScope, Steps
+from toolproof.check.usage import summed_usage
 from toolproof.core.expressions import Scope
 from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
 
@@ -41,7 +42,7 @@ class RunView:
     @property
     def no_reply(self) -> bool:
         """The run recorded no reply at all (not an empty one)."""
-        return self.run.metadata.get("no_reply") is True
+        return self.run.no_reply
 
     def steps(self, turn: int | None) -> tuple[Steps, Steps, list[ToolCall]]:
         """(tool calls, nodes, the calls themselves) of the scope."""
@@ -61,8 +62,6 @@ class RunView:
 
     def usage(self, turn: int | None) -> Usage | None:
         if turn not in self._usage:
-            from toolproof.check.usage import summed_usage  # the usage parser: loaded when a token check runs
-
             self._usage[turn] = summed_usage(self.turns(turn))
         return self._usage[turn]
 

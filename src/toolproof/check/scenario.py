@@ -4,7 +4,7 @@ Scopes: a conversation-level check reads the whole run (tool checks: every call 
 checks: the final reply; status, latency and tokens: every turn); a turn-level check reads its turn only.
 A check whose dependency did not pass, or whose precondition (`when`) does not hold over the tool calls of its
 scope, is skipped; a check with no data to judge is not evaluated; both are reported and counted apart from
-passes and failures. A run whose metadata says `no_reply` (an mcp-assert audit log, which records tool calls
+passes and failures. A run that says `no_reply` (an mcp-assert audit log, which records tool calls
 only) has no reply to judge: its checks that read the reply are not evaluated.
 
 Each assertion type's checker is looked up in `check.registry` by the assertion's model class; its module is
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolproof.check.evaluation import Evaluation, Outcome
+from toolproof.check.evaluation import CheckOutcome, Evaluation
 from toolproof.check.extract import extract
 from toolproof.check.json_text import as_text
 from toolproof.check.preconditions import unmet
@@ -30,7 +30,7 @@ from toolproof.model.transcript import Transcript
 if TYPE_CHECKING:
     from toolproof.check.judge import Approved, Judge, JudgeRequest, Subject
 
-__all__ = ["Evaluating", "Evaluation", "Outcome", "describe", "evaluate", "first_failure"]
+__all__ = ["CheckOutcome", "Evaluating", "Evaluation", "describe", "evaluate", "first_failure"]
 
 NO_REPLY = NotEvaluated("the run recorded no reply, only tool calls")
 
@@ -58,17 +58,17 @@ def _check(check: Assertion, turn: int | None, view: RunView, scope: Scope) -> V
     return entry.check(check, Scoped(view, turn, scope))
 
 
-def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) -> Outcome:
+def _outcome(check: Assertion, turn: int | None, verdict: Verdict | Approved) -> CheckOutcome:
     label = describe(check) if turn is None else f"turn {turn + 1}: {describe(check)}"
     if verdict is None:
-        return Outcome(check, turn, label, Status.PASS)
+        return CheckOutcome(check, turn, label, Status.PASS)
     if isinstance(verdict, NotEvaluated):
-        return Outcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
+        return CheckOutcome(check, turn, label, Status.SKIP, reason=f"not evaluated: {verdict.reason}")
     if isinstance(verdict, Failure):
         failure = verdict.model_copy(update={"check": check.kind})
         status = Status.FAIL if failure.kind is FailureKind.EXPECTATION else Status.ERROR
-        return Outcome(check, turn, label, status, failure)
-    return Outcome(check, turn, label, Status.PASS, reason=str(verdict) or None)  # approved by the judge
+        return CheckOutcome(check, turn, label, status, failure)
+    return CheckOutcome(check, turn, label, Status.PASS, reason=str(verdict) or None)  # approved by the judge
 
 
 def _target_text(check: JudgeCheck, turn: int | None, view: RunView) -> str | Failure:
@@ -112,7 +112,7 @@ class Evaluating:
         self.judged = judged
         self.waiting: tuple[JudgeRequest, list[int], list[Subject]] | None = None
         self.requests = 0
-        self.done: dict[int, Outcome] = {}
+        self.done: dict[int, CheckOutcome] = {}
         self.by_id: dict[str, int] = {}
         self.items = case.all_assertions()
         called = set(self.view.steps(None)[0].where)
@@ -140,7 +140,7 @@ class Evaluating:
                 return f"skipped: depends on {wanted}, which did not pass ({self.done[other].status.value})"
         return None
 
-    def settle(self, number: int, outcome: Outcome) -> None:
+    def settle(self, number: int, outcome: CheckOutcome) -> None:
         self.done[number] = outcome
 
     def missing_turn(self, turn: int | None) -> Failure | None:
@@ -255,14 +255,13 @@ class Evaluating:
 
 
 def _catalog(run: Transcript) -> list[dict[str, Any]]:
-    """The tool catalog a live run recorded (`metadata["tools"]`), for judges that are shown it."""
-    tools = run.metadata.get("tools")
-    return [tool for tool in tools if isinstance(tool, dict)] if isinstance(tools, list) else []
+    """The tool catalog a live run recorded (`Transcript.tools`), for judges that are shown it."""
+    return [tool.model_dump() for tool in run.tools or ()]
 
 
-def _skipped(check: Assertion, turn: int | None, reason: str) -> Outcome:
+def _skipped(check: Assertion, turn: int | None, reason: str) -> CheckOutcome:
     label = describe(check) if turn is None else f"turn {turn + 1}: {describe(check)}"
-    return Outcome(check, turn, label, Status.SKIP, reason=reason)
+    return CheckOutcome(check, turn, label, Status.SKIP, reason=reason)
 
 
 def evaluate(case: AgentCase, run: Transcript, *, clock: Clock, judge: Judge | None = None) -> Evaluation:

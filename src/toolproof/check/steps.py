@@ -17,7 +17,7 @@ SKIPPED = "skipped"  # the status of a workflow node that did not run (n8n)
 
 
 @dataclass(frozen=True)
-class Step:
+class Invocation:
     """A tool call or an executed node, seen the same way by `CallCheck`."""
 
     name: str
@@ -33,7 +33,7 @@ class Steps:
     (which run), not tool calls (which are called); `skipped` names the nodes the workflow skipped (which did
     not run, so are no steps)."""
 
-    steps: Sequence[Step]
+    steps: Sequence[Invocation]
     nodes: bool = False
     skipped: tuple[str, ...] = ()
     names: tuple[str, ...] = field(init=False)
@@ -48,7 +48,7 @@ class Steps:
     @classmethod
     def of_calls(cls, calls: Iterable[ToolCall]) -> Steps:
         return cls(
-            [Step(call.tool, call.arguments, call.is_error, index) for index, call in enumerate(calls)]
+            [Invocation(call.tool, call.arguments, call.is_error, index) for index, call in enumerate(calls)]
         )
 
     @classmethod
@@ -58,7 +58,9 @@ class Steps:
         ran = [node for node in listed if node.status != SKIPPED]
         return cls(
             [
-                Step(node.name, node.arguments, node.status == "error" or node.error is not None, index, node)
+                Invocation(
+                    node.name, node.arguments, node.status == "error" or node.error is not None, index, node
+                )
                 for index, node in enumerate(ran)
             ],
             nodes=True,

@@ -63,13 +63,16 @@ def check_structured_schema(expect: Expect, obs: Observation) -> Failure | None:
     if expect.structured_schema is None:
         return None
     if not has_structured(obs):
-        return fail("structured_schema", f"{NO_STRUCTURED}; text: {shown(obs.text)}",
-                     expect.structured_schema, None)
+        return fail(
+            "structured_schema", f"{NO_STRUCTURED}; text: {shown(obs.text)}", expect.structured_schema, None
+        )
     from toolproof.core.schemas import schema_violation  # jsonschema: loaded only for a schema check
 
     violation = schema_violation(expect.structured_schema, obs.structured)
     if violation is None:
         return None
-    message = f"structuredContent does not match the schema: {violation}; structuredContent: " \
+    message = (
+        f"structuredContent does not match the schema: {violation}; structuredContent: "
         f"{shown(obs.structured)}"
+    )
     return fail("structured_schema", message, expect.structured_schema, obs.structured)

@@ -18,7 +18,10 @@ from toolproof.model.result import Failure
 from toolproof.model.server_case import ToolExpect, ToolsExpect
 
 HINT_DEFAULTS = {
-    "readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True,
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
 }
 """ToolAnnotations hints and the value a client assumes when a tool does not declare them (2025-06-18)."""
 
@@ -42,8 +45,9 @@ def check_input(name: str, expect: ToolExpect, tool: Declaration) -> Failure | N
     if not missing:
         return None
     message = f"tool {name!r} has no input property {', '.join(missing)} (its properties: {named(have)})"
-    return fail("assert_tools", message, expect.input, have, tool=name, missing=missing,
-                check="assert_tools.input")
+    return fail(
+        "assert_tools", message, expect.input, have, tool=name, missing=missing, check="assert_tools.input"
+    )
 
 
 def check_required(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -53,8 +57,15 @@ def check_required(name: str, expect: ToolExpect, tool: Declaration) -> Failure 
     if not missing:
         return None
     message = f"tool {name!r} does not require {', '.join(missing)} (it requires: {named(have)})"
-    return fail("assert_tools", message, expect.required, have, tool=name, missing=missing,
-                check="assert_tools.required")
+    return fail(
+        "assert_tools",
+        message,
+        expect.required,
+        have,
+        tool=name,
+        missing=missing,
+        check="assert_tools.required",
+    )
 
 
 def check_annotations(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -67,12 +78,26 @@ def check_annotations(name: str, expect: ToolExpect, tool: Declaration) -> Failu
             actual, how = HINT_DEFAULTS[hint], "does not declare it, so the spec's default is"
         else:
             message = f"tool {name!r} has no annotation {hint} (its annotations: {shown(declared)})"
-            return fail("assert_tools", message, expected, None, tool=name, annotation=hint,
-                        check="assert_tools.annotations")
+            return fail(
+                "assert_tools",
+                message,
+                expected,
+                None,
+                tool=name,
+                annotation=hint,
+                check="assert_tools.annotations",
+            )
         if not json_equal(actual, expected):
             message = f"tool {name!r} {hint}: expected {shown(expected)}, it {how} {shown(actual)}"
-            return fail("assert_tools", message, expected, actual, tool=name, annotation=hint,
-                        check="assert_tools.annotations")
+            return fail(
+                "assert_tools",
+                message,
+                expected,
+                actual,
+                tool=name,
+                annotation=hint,
+                check="assert_tools.annotations",
+            )
     return None
 
 
@@ -83,21 +108,34 @@ def check_description(name: str, expect: ToolExpect, tool: Declaration) -> Failu
     try:
         pattern = compile_re2(expect.description)
     except RE2PatternError as error:
-        return fail("assert_tools", str(error), expect.description, description, tool=name,
-                    check="assert_tools.description")
+        return fail(
+            "assert_tools",
+            str(error),
+            expect.description,
+            description,
+            tool=name,
+            check="assert_tools.description",
+        )
     if pattern.search(description) is not None:
         return None
     message = f"tool {name!r} description does not match {shown(expect.description)}: {shown(description)}"
-    return fail("assert_tools", message, expect.description, description, tool=name,
-                check="assert_tools.description")
+    return fail(
+        "assert_tools", message, expect.description, description, tool=name, check="assert_tools.description"
+    )
 
 
 def check_declares_output_schema(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
     if expect.output_schema is None or expect.output_schema == (tool.get("outputSchema") is not None):
         return None
     verb = "does not declare" if expect.output_schema else "declares"
-    return fail("assert_tools", f"tool {name!r} {verb} an outputSchema", expect.output_schema,
-                 tool.get("outputSchema"), tool=name, check="assert_tools.output_schema")
+    return fail(
+        "assert_tools",
+        f"tool {name!r} {verb} an outputSchema",
+        expect.output_schema,
+        tool.get("outputSchema"),
+        tool=name,
+        check="assert_tools.output_schema",
+    )
 
 
 def check_declared(name: str, expect: ToolExpect, tool: Declaration) -> Failure | None:
@@ -105,17 +143,26 @@ def check_declared(name: str, expect: ToolExpect, tool: Declaration) -> Failure 
         try:
             values = jsonpath_values(path, tool)
         except PathSyntaxError as error:
-            return fail("assert_tools", str(error), expected, None, tool=name, path=path,
-                        check="assert_tools.declared")
+            return fail(
+                "assert_tools",
+                str(error),
+                expected,
+                None,
+                tool=name,
+                path=path,
+                check="assert_tools.declared",
+            )
         if not values:
             message = f"tool {name!r}: {path} selects nothing in its declaration"
-            return fail("assert_tools", message, expected, None, tool=name, path=path,
-                        check="assert_tools.declared")
+            return fail(
+                "assert_tools", message, expected, None, tool=name, path=path, check="assert_tools.declared"
+            )
         actual = values[0] if len(values) == 1 else values
         if not json_equal(actual, expected):
             message = f"tool {name!r}: {path}: expected {shown(expected)}, got {shown(actual)}"
-            return fail("assert_tools", message, expected, actual, tool=name, path=path,
-                        check="assert_tools.declared")
+            return fail(
+                "assert_tools", message, expected, actual, tool=name, path=path, check="assert_tools.declared"
+            )
     return None
 
 
@@ -143,8 +190,13 @@ def check_tools(expect: ToolsExpect, tools: list[Declaration]) -> Failure | None
                 return failure
     present = [name for name in expect.absent or [] if name in by_name]
     if present:
-        return fail("assert_tools", f"listed, but expected absent: {', '.join(present)}", expect.absent,
-                    present, check="assert_tools.absent")
+        return fail(
+            "assert_tools",
+            f"listed, but expected absent: {', '.join(present)}",
+            expect.absent,
+            present,
+            check="assert_tools.absent",
+        )
     if expect.min_tools is not None and len(tools) < expect.min_tools:
         message = f"expected at least {expect.min_tools} tools, {len(tools)} listed: {named(names)}"
         return fail("assert_tools", message, expect.min_tools, len(tools), check="assert_tools.min_tools")

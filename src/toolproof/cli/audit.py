@@ -146,8 +146,8 @@ def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) ->
     from toolproof.core.gofmt import counted
     from toolproof.probe.audit import healthy_case
     from toolproof.probe.cases import write_cases
-    from toolproof.probe.verdicts import Verdict
+    from toolproof.probe.verdicts import CallClass
 
-    cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is Verdict.HEALTHY}
+    cases = {audit.tool: healthy_case(audit, spec) for audit in audits if audit.verdict is CallClass.HEALTHY}
     written = write_cases(directory, cases)
     print(f"audit: wrote {counted(len(written), 'case')} to {directory}", file=sys.stderr)

@@ -61,24 +61,52 @@ def add_command(
 
 def add_suite_options(parser: argparse.ArgumentParser, *, jobs: bool = True) -> None:
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
-    parser.add_argument("--suite", action="append", type=Path, default=[], metavar="PATH",
-                        help="a suite file or directory (mcp-assert spelling; may repeat)")
-    parser.add_argument("--fixture", type=Path, metavar="DIR",
-                        help="fixture directory; each case gets its own copy as {{fixture}}")
+    parser.add_argument(
+        "--suite",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="a suite file or directory (mcp-assert spelling; may repeat)",
+    )
+    parser.add_argument(
+        "--fixture",
+        type=Path,
+        metavar="DIR",
+        help="fixture directory; each case gets its own copy as {{fixture}}",
+    )
     if jobs:
-        parser.add_argument("-j", "--jobs", type=jobs_arg, default=os.cpu_count() or 2, metavar="N",
-                            help="cases run at once (default: one per core)")
+        parser.add_argument(
+            "-j",
+            "--jobs",
+            type=jobs_arg,
+            default=os.cpu_count() or 2,
+            metavar="N",
+            help="cases run at once (default: one per core)",
+        )
 
 
 def add_server_options(parser: argparse.ArgumentParser, *, server_help: str, timeout: float = 30.0) -> None:
     parser.add_argument("--server", metavar="CMD", help=server_help)
-    parser.add_argument("--transport", choices=TRANSPORTS,
-                        help="how --server is reached: stdio (a command), sse or http (a URL); "
-                        "default: http for a URL, stdio otherwise")
-    parser.add_argument("--headers", metavar="K=V,...", default="",
-                        help="HTTP headers for an sse/http --server, e.g. 'Authorization=Bearer ${TOKEN}'")
-    parser.add_argument("--timeout", type=duration_arg, default=timeout, metavar="DURATION",
-                        help=f"per-case (or per-request) timeout, e.g. 30s, 1m (default {timeout:g}s)")
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        help="how --server is reached: stdio (a command), sse or http (a URL); "
+        "default: http for a URL, stdio otherwise",
+    )
+    parser.add_argument(
+        "--headers",
+        metavar="K=V,...",
+        default="",
+        help="HTTP headers for an sse/http --server, e.g. 'Authorization=Bearer ${TOKEN}'",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=duration_arg,
+        default=timeout,
+        metavar="DURATION",
+        help=f"per-case (or per-request) timeout, e.g. 30s, 1m (default {timeout:g}s)",
+    )
     add_protocol_option(parser)
 
 

@@ -65,6 +65,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="report judge checks as not evaluated instead of refusing to run without a judge",
     )
     parser.add_argument("--by-case", action="store_true", help="one result per case and run, not per check")
+    parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
     add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
 
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             platform=args.platform,
             response_path=args.response_path,
             reports=reports(args),
+            select=args.select,
             last_failed=args.last_failed,
             failed_first=args.failed_first,
             maxfail=args.maxfail or 0,

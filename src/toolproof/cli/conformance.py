@@ -7,6 +7,7 @@ import os
 import shlex
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
@@ -34,8 +35,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="check that a server follows the MCP protocol (lifecycle, errors, pagination, capabilities)",
         description="Start (stdio) or reach (http, sse) a server and check it against the protocol rules "
         "that hold for every server, one result per check, each naming the spec section it enforces. "
-        "Exit status: 0 every check passed or was skipped, 1 any failed, 2 usage error or the server "
-        "could not be started, reached or initialized.",
+        "Exit status: 0 every check passed or was skipped (or failed as the --baseline file expects), 1 any "
+        "other failed, 2 usage error or the server could not be started, reached or initialized.",
     )
     parser.add_argument(
         "--server",
@@ -58,6 +59,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="DURATION",
         help=f"per-request timeout (default {DEFAULT_TIMEOUT_S:g}s)",
     )
+    parser.add_argument(
+        "--inputs",
+        type=Path,
+        metavar="FILE",
+        help="YAML naming tools the probe may call (with their arguments), prompt arguments and resource "
+        "template values; without it only read-only tools that need no argument are called",
+    )
     add_auth_options(parser)
     add_output_options(parser)
     parser.set_defaults(handler=conformance)
@@ -70,6 +78,8 @@ def conformance(args: argparse.Namespace) -> int:
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.server_config import Transport
     from toolproof.probe.conformance import check_server
+    from toolproof.probe.conformance.expected_failures import as_judged
+    from toolproof.probe.conformance.inputs import InputsError, ProbeInputs, read_inputs
     from toolproof.run.interrupt import Interrupted, run_until_signal
     from toolproof.sources.connect import expand_auth
 
@@ -77,6 +87,11 @@ def conformance(args: argparse.Namespace) -> int:
         headers = headers_from(args, "conformance")
     except UsageError as error:
         print(f"{_NAME}: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    try:
+        inputs = read_inputs(args.inputs) if args.inputs else ProbeInputs()
+    except InputsError as error:
+        print(f"{_NAME}: --inputs: {error}", file=sys.stderr)
         return ExitCode.USAGE
     try:
         auth = auth_from_args(args)
@@ -111,6 +126,8 @@ def conformance(args: argparse.Namespace) -> int:
     sink = reports(args).sink(secret_values(os.environ, headers))
     started = time.perf_counter()
     results: list[CaseResult] = []  # filled as checks are made: a stop by signal reports those
-    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results))
+    outcome = run_until_signal(lambda: check_server(spec, source_path(spec), results, inputs))
     report_results(results, sink, f"{_NAME} {args.server}", time.perf_counter() - started)
-    return outcome.report(f"toolproof {_NAME}") if isinstance(outcome, Interrupted) else exit_code_of(results)
+    if isinstance(outcome, Interrupted):
+        return outcome.report(f"toolproof {_NAME}")
+    return exit_code_of(as_judged(results, args.baseline))

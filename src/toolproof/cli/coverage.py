@@ -49,13 +49,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--min, 2 on a usage, load or connection error.",
     )
     add_suite_options(parser, jobs=False)
-    add_server_options(parser, server_help="the server to measure: a command, or a URL with --transport",
-                       timeout=15.0)
+    add_server_options(
+        parser, server_help="the server to measure: a command, or a URL with --transport", timeout=15.0
+    )
     parser.add_argument("--json", metavar="FILE", help="write the coverage as JSON ('-' for stdout)")
-    parser.add_argument("--output", "--coverage-json", dest="output", type=Path, metavar="FILE",
-                        help="write the coverage JSON to FILE (mcp-assert's --coverage-json)")
-    parser.add_argument("--min", type=_percent, metavar="N",
-                        help="exit 1 when under N%% of the tools are covered")
+    parser.add_argument(
+        "--output",
+        "--coverage-json",
+        dest="output",
+        type=Path,
+        metavar="FILE",
+        help="write the coverage JSON to FILE (mcp-assert's --coverage-json)",
+    )
+    parser.add_argument(
+        "--min", type=_percent, metavar="N", help="exit 1 when under N%% of the tools are covered"
+    )
     parser.set_defaults(handler=coverage)
 
 
@@ -126,7 +134,9 @@ def coverage(args: argparse.Namespace) -> int:
     else:
         print("\n".join(clean(line) for line in coverage_lines(measured)))
     if args.min is not None and measured.percentage < args.min:
-        print(f"toolproof coverage: {measured.percentage}% of the tools covered, under --min {args.min}%",
-              file=sys.stderr)
+        print(
+            f"toolproof coverage: {measured.percentage}% of the tools covered, under --min {args.min}%",
+            file=sys.stderr,
+        )
         return ExitCode.FAILED
     return ExitCode.USAGE if any(isinstance(item, LoadError) for item in items) else ExitCode.OK

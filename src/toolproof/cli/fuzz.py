@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from toolproof.cli.probing import Reporter
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.result import CaseResult
-    from toolproof.probe.fuzz import Probe
+    from toolproof.probe.fuzz import FuzzCall
 
-Gathered = list[tuple[str, "list[Probe] | None"]]
+Gathered = list[tuple[str, "list[FuzzCall] | None"]]
 """Each chosen tool's name and its probes: empty when skipped as destructive, None when not reached."""
 
 _NAME = "fuzz"
@@ -139,14 +139,14 @@ async def _fuzz(
             stream.add(index, [_not_fuzzed(name, source, skip_reason(chosen[index]))])
     progress = _Progress([gathered[index][0] for index in probed])
 
-    def done(position: int, probes: list[Probe]) -> None:
+    def done(position: int, probes: list[FuzzCall]) -> None:
         index = probed[position]
         gathered[index] = (gathered[index][0], probes)
         stream.add(index, tool_results(gathered[index][0], probes, source))
         progress.done(position)
 
     plan = FuzzPlan(seed=seed, runs=args.runs, jobs=args.jobs, max_time_s=args.max_time)
-    outcomes: list[list[Probe] | None] = [None for _ in probed]  # filled as answers come
+    outcomes: list[list[FuzzCall] | None] = [None for _ in probed]  # filled as answers come
     finished = False
     try:
         await fuzz_tools(spec, [chosen[index] for index in probed], plan, done, progress.started, outcomes)

@@ -24,13 +24,21 @@ if TYPE_CHECKING:
 
 def add_generate_options(parser: argparse.ArgumentParser) -> None:
     """The options `generate` and `init` share."""
-    parser.add_argument("--fixture", type=Path, metavar="DIR",
-                        help="fixture directory: path arguments point into its per-case copy, {{fixture}}")
-    parser.add_argument("--include-writes", action="store_true",
-                        help="also call tools annotated as writing (skipped by default)")
+    parser.add_argument(
+        "--fixture",
+        type=Path,
+        metavar="DIR",
+        help="fixture directory: path arguments point into its per-case copy, {{fixture}}",
+    )
+    parser.add_argument(
+        "--include-writes",
+        action="store_true",
+        help="also call tools annotated as writing (skipped by default)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace files that already exist")
-    parser.add_argument("-j", "--jobs", type=jobs_arg, default=2, metavar="N",
-                        help="requests at once (default 2)")
+    parser.add_argument(
+        "-j", "--jobs", type=jobs_arg, default=2, metavar="N", help="requests at once (default 2)"
+    )
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,10 +52,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "2 on a usage or connection error.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="DIR", help="the output directory")
-    parser.add_argument("--output", "--suite", dest="output", type=Path, metavar="DIR",
-                        help="the output directory (created if needed)")
-    add_server_options(parser, server_help="the server: a command, or a URL with --transport sse|http",
-                       timeout=30.0)
+    parser.add_argument(
+        "--output",
+        "--suite",
+        dest="output",
+        type=Path,
+        metavar="DIR",
+        help="the output directory (created if needed)",
+    )
+    add_server_options(
+        parser, server_help="the server: a command, or a URL with --transport sse|http", timeout=30.0
+    )
     add_generate_options(parser)
     parser.set_defaults(handler=generate)
 
@@ -79,8 +94,16 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
     except UsageError as error:
         return fail(command, error)
     try:
-        done = anyio.run(lambda: generate(server, output, options, include_writes=args.include_writes,
-                                          overwrite=args.overwrite, jobs=args.jobs))
+        done = anyio.run(
+            lambda: generate(
+                server,
+                output,
+                options,
+                include_writes=args.include_writes,
+                overwrite=args.overwrite,
+                jobs=args.jobs,
+            )
+        )
     except RequestFailed as error:
         return fail(command, Exception(clean(error.failure.message)))
     except OSError as error:
@@ -88,16 +111,23 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
     from toolproof.core.sanitize import secret_values
 
     if secret_values({}, server.headers):
-        print(f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
-              "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
-              file=sys.stderr)
+        print(
+            f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
+            "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
+            file=sys.stderr,
+        )
     listing = done.listing
     from toolproof.core.gofmt import counted
 
-    listed = [counted(len(listing.tools), "tool"), counted(len(listing.resources), "resource"),
-              counted(len(listing.prompts), "prompt")]
-    print(f"{', '.join(listed)}; {counted(len(done.written), 'file')} written to {output}, "
-          f"{len(done.kept)} left as they were")
+    listed = [
+        counted(len(listing.tools), "tool"),
+        counted(len(listing.resources), "resource"),
+        counted(len(listing.prompts), "prompt"),
+    ]
+    print(
+        f"{', '.join(listed)}; {counted(len(done.written), 'file')} written to {output}, "
+        f"{len(done.kept)} left as they were"
+    )
     for draft in done.skipped:
         print(clean(f"  skip: {draft.file}: {draft.skipped}"))
     if done.kept:

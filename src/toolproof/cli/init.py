@@ -22,10 +22,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "record their snapshots, so that `toolproof run DIR` passes straight away. Exit status: 0, 1 when a "
         "snapshot could not be recorded, 2 on a usage or connection error.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="DIR",
-                        help=f"the suite directory (default: {DEFAULT_DIR})")
-    parser.add_argument("--output", "--suite", dest="output", type=Path, metavar="DIR",
-                        help="the suite directory (same as DIR)")
+    parser.add_argument(
+        "paths", nargs="*", type=Path, metavar="DIR", help=f"the suite directory (default: {DEFAULT_DIR})"
+    )
+    parser.add_argument(
+        "--output",
+        "--suite",
+        dest="output",
+        type=Path,
+        metavar="DIR",
+        help="the suite directory (same as DIR)",
+    )
     add_server_options(parser, server_help="generate from this server: a command, or a URL with --transport")
     add_generate_options(parser)
     parser.set_defaults(handler=init)
@@ -69,8 +76,18 @@ def _from_server(args: argparse.Namespace, directory: Path) -> int:
         items = load_items([directory])
         options = server_options(args)
         keep = not args.overwrite  # recorded answers are replaced only when asked
-        taken = anyio.run(lambda: run_snapshots(items, read_snapshots(file), file, options, update=True,
-                                                jobs=args.jobs, sink=Broadcast([]), keep_recorded=keep))
+        taken = anyio.run(
+            lambda: run_snapshots(
+                items,
+                read_snapshots(file),
+                file,
+                options,
+                update=True,
+                jobs=args.jobs,
+                sink=Broadcast([]),
+                keep_recorded=keep,
+            )
+        )
         write_atomic(file, render_snapshots(taken.snapshots))
     except (UsageError, OSError) as error:
         return fail("init", error)

@@ -42,18 +42,35 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "hold each case as `case [NAME]`. Exit status: 0 all passed, 1 any failed, 2 a usage or load error.",
     )
     add_suite_options(parser)
-    parser.add_argument("--server", action="append", default=[], metavar="NAME=CMD",
-                        help="a server to run the suite against (repeat for each)")
-    parser.add_argument("--transport", choices=TRANSPORTS,
-                        help="how every --server is reached: stdio (a command), sse or http (a URL); "
-                        "default: http for a URL, stdio otherwise")
+    parser.add_argument(
+        "--server",
+        action="append",
+        default=[],
+        metavar="NAME=CMD",
+        help="a server to run the suite against (repeat for each)",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        help="how every --server is reached: stdio (a command), sse or http (a URL); "
+        "default: http for a URL, stdio otherwise",
+    )
     parser.add_argument("--headers", metavar="K=V,...", default="", help="HTTP headers for sse/http servers")
-    parser.add_argument("--timeout", type=duration_arg, default=30.0, metavar="DURATION",
-                        help="per-case timeout (default 30s)")
+    parser.add_argument(
+        "--timeout",
+        type=duration_arg,
+        default=30.0,
+        metavar="DURATION",
+        help="per-case timeout (default 30s)",
+    )
     add_subscription_wait_option(parser)
     add_protocol_option(parser)
-    parser.add_argument("--output", type=Path, metavar="FILE",
-                        help="also write the table: as JSON when FILE ends in .json, else as Markdown")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="also write the table: as JSON when FILE ends in .json, else as Markdown",
+    )
     add_output_options(parser)
     parser.set_defaults(handler=matrix)
 
@@ -100,8 +117,11 @@ def matrix(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json == "-" else sys.stdout
     print("\n" + "\n".join(clean(line) for line in table.lines()), file=out)
     if args.output:
-        text = json.dumps(table.json(), indent=2) + "\n" if args.output.suffix == ".json" else (
-            "\n".join(table.lines()) + "\n")
+        text = (
+            json.dumps(table.json(), indent=2) + "\n"
+            if args.output.suffix == ".json"
+            else ("\n".join(table.lines()) + "\n")
+        )
         try:
             write_atomic(args.output, text)
         except OSError as error:

@@ -221,33 +221,22 @@ def add_output_options(
     """Report options common to every command that produces verdicts (`json_to_stdout`: a bare `--json` or
     `--json -` prints the report on stdout), and with `run_control` the options that choose and stop cases
     (--lf, --ff, -x, --maxfail)."""
+    from toolproof.report import formats
+
     reports = parser.add_argument_group("reports")
-    if json_to_stdout:
-        reports.add_argument(
-            "--json",
-            nargs="?",
-            const=STDOUT,
-            metavar="FILE",
-            help="write a JSON report to FILE, or to stdout when FILE is '-' or left out",
-        )
-    else:
-        reports.add_argument("--json", type=str, metavar="FILE", help="write a JSON report to FILE")
-    reports.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
-    reports.add_argument(
-        "--markdown",
-        type=Path,
-        metavar="FILE",
-        help="append a Markdown report to FILE (also to $GITHUB_STEP_SUMMARY when it is set)",
-    )
-    reports.add_argument("--html", type=Path, metavar="FILE", help="write a self-contained HTML report")
-    reports.add_argument("--badge", type=Path, metavar="FILE", help="write a shields.io endpoint badge")
+    for row in formats.FORMATS:
+        if row.stdout and json_to_stdout:
+            help = f"{row.help}, or to stdout when FILE is '-' or left out"
+            reports.add_argument(row.flag, dest=row.name, nargs="?", const=STDOUT, metavar="FILE", help=help)
+        else:
+            kind = str if row.stdout else Path  # "-" stays a name where stdout is allowed
+            reports.add_argument(row.flag, dest=row.name, type=kind, metavar="FILE", help=row.help)
     reports.add_argument(
         "--baseline",
         type=baseline_arg,
         metavar="FILE",
         help="compare with a saved baseline; a regression fails the run (in ci, with --fail-on-regression)",
     )
-    reports.add_argument("--save-baseline", type=Path, metavar="FILE", help="save this run as a baseline")
     reports.add_argument(
         "--durations", type=count_arg, metavar="N", help="print the N slowest cases (0: all of them)"
     )
@@ -310,17 +299,20 @@ def reports(args: argparse.Namespace, *, terminal_to_stderr: bool = False) -> Re
     summary = os.environ.get(STEP_SUMMARY)
     return Reports(
         terminal=sys.stderr if to_stderr else sys.stdout,
-        json=args.json,
-        junit=args.junit,
+        files=report_files(args),
         verbosity="quiet" if args.quiet else "verbose" if args.verbose else "normal",
-        markdown=args.markdown,
         step_summaries=(summary,) if summary else (),
-        html=args.html,
-        badge=args.badge,
-        save_baseline=args.save_baseline,
         baseline=args.baseline,
         durations=args.durations,
         threshold=getattr(args, "pass_percent", None),
         state_dir=STATE_DIR,
         title=f"toolproof {getattr(args, 'command', None) or 'run'}",
     )
+
+
+def report_files(args: argparse.Namespace) -> dict[str, str | Path]:
+    """The destination of each output format whose flag was given, by format name."""
+    from toolproof.report import formats
+
+    given = {row.name: getattr(args, row.name, None) for row in formats.FORMATS}
+    return {name: destination for name, destination in given.items() if destination is not None}

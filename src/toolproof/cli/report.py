@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from toolproof.cli.options import add_output_options, percent_arg, reports
+from toolproof.cli.options import add_output_options, percent_arg, report_files, reports
 from toolproof.exit_codes import ExitCode, UsageError
 
 
@@ -82,8 +82,8 @@ def _page_only(args: argparse.Namespace) -> bool:
     """Whether only the page of one saved report of a whole run is asked for."""
     from toolproof.report.json_read import read_report
 
-    others = (args.json, args.junit, args.markdown, args.badge, args.save_baseline, args.baseline)
-    if len(args.reports) != 1 or args.html is None or any(other is not None for other in others):
+    others = set(report_files(args)) - {"html"}
+    if len(args.reports) != 1 or args.html is None or others or args.baseline is not None:
         return False
     return "shard" not in read_report(args.reports[0]) and args.pass_percent is None
 

@@ -1,29 +1,15 @@
-"""What the CI options change about a command: the cases run first or only (--lf, --ff), and the exit status
-under --threshold and --baseline."""
+"""What the CI options change about a command's exit status: --threshold and --baseline."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from toolproof.api import SuiteResult
     from toolproof.report.baseline import Entry
-
-T = TypeVar("T")
-
-
-def prioritised(items: Sequence[T], node_id: Callable[[T], str | None], args: argparse.Namespace) -> list[T]:
-    """The items to run under --last-failed / --failed-first (all, in order, without either)."""
-    from toolproof.report.history import last_failed, prioritise
-
-    only = getattr(args, "last_failed", False)
-    if not only and not getattr(args, "failed_first", False):
-        return list(items)
-    return prioritise(items, node_id, last_failed(), only=only)
 
 
 def gated(args: argparse.Namespace, result: SuiteResult, status: int) -> int:

@@ -22,7 +22,7 @@ from toolproof.cli.options import (
     settle_json,
 )
 from toolproof.cli.outcome import exit_status
-from toolproof.cli.reporting import gated, prioritised
+from toolproof.cli.reporting import gated
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -108,7 +108,6 @@ def add_suite_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
-    from toolproof.model.server_case import Case
 
     settle_json(args, "paths")
     command = f"toolproof {args.command}"
@@ -123,7 +122,13 @@ def run(args: argparse.Namespace) -> int:
             reuse_server=args.reuse_server,
         )
         collection = api.collect_suite(
-            [*args.paths, *args.suite], select=args.select, shard=args.shard, resume=args.resume
+            [*args.paths, *args.suite],
+            select=args.select,
+            shard=args.shard,
+            resume=args.resume,
+            last_failed=args.last_failed,
+            failed_first=args.failed_first,
+            maxfail=args.maxfail or 0,
         )
         options = replace(options, auth=auth_from_args(args))
     except UsageError as problem:
@@ -134,26 +139,17 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     if args.collect_only:
         return collect_only(collection, args)
-    chosen = prioritised(
-        collection.items, lambda item: item.node_id if isinstance(item, Case) else None, args
-    )
     result = api.run_collection(
-        replace(collection, items=tuple(chosen)),
+        collection,
         options,
         jobs=args.jobs,
         reports=reports(args),
         handle_signals=True,
         trials=args.trials,
-        maxfail=args.maxfail or 0,
         slowest_first=not args.failed_first,  # --ff: the failed cases start first
     )
-    unrun = len(chosen) - len(result.results)
-    if args.maxfail and result.stopped_by is None and unrun > 0:
-        print(
-            f"{command}: stopped after {args.maxfail} failure(s) (-x/--maxfail); "
-            f"{unrun} of {len(chosen)} cases not run",
-            file=sys.stderr,
-        )
+    unrun = len(collection.items) - len(result.results)
+    if args.maxfail and result.stopped_by is None and unrun > 0:  # the terminal report said it stopped
         return exit_status(command, result)  # failed; a threshold does not judge a run cut short
     return gated(args, result, exit_status(command, result))
 

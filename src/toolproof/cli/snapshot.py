@@ -35,8 +35,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_server_options(parser, server_help="override every case's server: a command, or a URL (--transport)")
     add_subscription_wait_option(parser)
     parser.add_argument("--update", action="store_true", help="record the answers instead of comparing them")
-    parser.add_argument("--output", type=Path, metavar="FILE",
-                        help="the snapshot file (default: .snapshots.json in the first suite directory)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="the snapshot file (default: .snapshots.json in the first suite directory)",
+    )
     add_output_options(parser)
     parser.set_defaults(handler=snapshot)
 
@@ -82,6 +86,8 @@ def snapshot(args: argparse.Namespace) -> int:
         except OSError as error:
             return fail("snapshot", error)
         recorded = len(outcome.snapshots.snapshots or [])
-        print(f"snapshots: {recorded} recorded ({outcome.new} new, {outcome.changed} changed) in {file}",
-              file=out)
+        print(
+            f"snapshots: {recorded} recorded ({outcome.new} new, {outcome.changed} changed) in {file}",
+            file=out,
+        )
     return exit_code_of(outcome.results)

@@ -39,10 +39,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_suite_options(parser)
     add_server_options(parser, server_help="override every case's server: a command, or a URL (--transport)")
     add_subscription_wait_option(parser)
-    parser.add_argument("--also", action="append", type=Path, default=[], metavar="PATH",
-                        help="another file or directory whose changes rerun every case (may repeat)")
-    parser.add_argument("--debounce", type=duration_arg, default=0.3, metavar="DURATION",
-                        help="changes within this time are taken together (default 300ms)")
+    parser.add_argument(
+        "--also",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="another file or directory whose changes rerun every case (may repeat)",
+    )
+    parser.add_argument(
+        "--debounce",
+        type=duration_arg,
+        default=0.3,
+        metavar="DURATION",
+        help="changes within this time are taken together (default 300ms)",
+    )
     parser.add_argument("--output", type=Path, metavar="FILE", help="a JSON report of each run (as --json)")
     add_output_options(parser)
     parser.set_defaults(handler=watch)

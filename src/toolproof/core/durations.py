@@ -5,8 +5,16 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-_UNIT_NS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
-            "h": 3600 * 10**9}
+_UNIT_NS = {
+    "ns": 1,
+    "us": 10**3,
+    "µs": 10**3,
+    "μs": 10**3,
+    "ms": 10**6,
+    "s": 10**9,
+    "m": 60 * 10**9,
+    "h": 3600 * 10**9,
+}
 _TERM = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
 _DURATION = re.compile(rf"[-+]?(?:{_TERM.pattern})+")
 _SECONDS = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")

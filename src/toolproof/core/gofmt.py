@@ -19,8 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 # What Go's strings.TrimSpace removes (unicode.IsSpace); Python's str.strip() also removes \x1c-\x1f.
-GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
+)
 
 ELLIPSIS = "…"
 
@@ -85,8 +87,9 @@ def go_json(value: Any) -> str:
     Unlike Go, `<`, `>` and `&` are not escaped as `\\u003c` etc., and small floats keep Python's exponent
     spelling (`1e-05`, Go `0.00001`); the JSON means the same either way.
     """
-    return json.dumps(_exact_numbers(value), ensure_ascii=False, separators=(",", ":"), sort_keys=True,
-                      default=str)
+    return json.dumps(
+        _exact_numbers(value), ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str
+    )
 
 
 def _exact_numbers(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Loading test suites: discover files, read every YAML document, map each onto the model by its dialect.
+"""Loading test suites: find files, read every YAML document, map each onto the model by its dialect.
+`collect` (`load/collect.py`) is the one way in for the commands that run cases and the pytest plugin.
 
 A file or document that cannot be loaded yields LoadErrors (file, line, column, field); the rest still
 load. A YAML file found by walking a directory that holds no test (`dialects.holds_tests`) is skipped with a
@@ -14,25 +15,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.core.writing import warn
-from toolproof.load.dialects import holds_tests, load_document
+from toolproof.load.collect import Collected, Selection, collect
+from toolproof.load.dialects import holds_tests, load_document, suffixes
 from toolproof.load.errors import LoadError
 from toolproof.load.selection import SelectionError, select
 from toolproof.load.shapes import settings_file
 from toolproof.load.shards import Shard, Sharded, run_order, take_shard, unfinished
-from toolproof.load.walk import SuiteNotFound, discover
+from toolproof.load.walk import SuiteNotFound, walk
 from toolproof.load.yaml_source import YamlFile, read_yaml
 
 if TYPE_CHECKING:  # an agent command loads the package, never a server case
     from toolproof.model.server_case import Case
 
 __all__ = [
+    "Collected",
     "LoadError",
     "LoadedSuite",
+    "Selection",
     "SelectionError",
     "Shard",
     "Sharded",
     "SuiteNotFound",
-    "discover",
+    "collect",
     "load_file",
     "load_paths",
     "load_suite",
@@ -41,6 +45,7 @@ __all__ = [
     "skip_note",
     "take_shard",
     "unfinished",
+    "walk",
 ]
 
 
@@ -87,12 +92,12 @@ def skip_note(path: Path, source: YamlFile) -> str | None:
 
 
 def load_paths(paths: Sequence[Path], note: Callable[[str], None] = warn) -> list[Case | LoadError]:
-    """Every case and load error of the files `paths` name (see `discover`), file by file. A file found by
+    """Every case and load error of the suite files `paths` name (see `walk`), file by file. A file found by
     walking a directory that holds no test is skipped, told to `note`; raises SuiteNotFound for a missing
     path."""
     named = {os.path.realpath(path) for path in paths if not path.is_dir()}
     items: list[Case | LoadError] = []
-    for path in discover(paths):
+    for path in walk(paths, suffixes("server")):
         source = read_yaml(path)
         if os.path.realpath(path) not in named and not holds_tests(source):
             if (text := skip_note(path, source)) is not None:

@@ -51,14 +51,33 @@ class Dialect:
 # Agent dialects first, in the order their shapes are told apart; an mcp-assert document is recognised last.
 DIALECTS: tuple[Dialect, ...] = (
     Dialect("PromptKit", "agent", "kind: Scenario", YAML_OR_JSON, "promptkit", shapes.promptkit),
-    Dialect("Mibo", "agent", "scenario with input_utterance, turns, custom_body or assertions",
-            YAML_OR_JSON, "mibo", shapes.mibo),
-    Dialect("MCPLab", "agent", "scenarios, or a prompt with eval or id", YAML_OR_JSON, "mcplab",
-            shapes.mcplab),
-    Dialect("toolproof scenario", "agent", "an expect list, or turns with user", YAML_OR_JSON,
-            "scenario_file", shapes.scenario_file),
-    Dialect("mcp-assert", "server", "a key assert, assert_*, trajectory, server or setup", YAML,
-            "mcp_assert", shapes.mcp_assert),
+    Dialect(
+        "Mibo",
+        "agent",
+        "scenario with input_utterance, turns, custom_body or assertions",
+        YAML_OR_JSON,
+        "mibo",
+        shapes.mibo,
+    ),
+    Dialect(
+        "MCPLab", "agent", "scenarios, or a prompt with eval or id", YAML_OR_JSON, "mcplab", shapes.mcplab
+    ),
+    Dialect(
+        "toolproof scenario",
+        "agent",
+        "an expect list, or turns with user",
+        YAML_OR_JSON,
+        "scenario_file",
+        shapes.scenario_file,
+    ),
+    Dialect(
+        "mcp-assert",
+        "server",
+        "a key assert, assert_*, trajectory, server or setup",
+        YAML,
+        "mcp_assert",
+        shapes.mcp_assert,
+    ),
 )
 
 

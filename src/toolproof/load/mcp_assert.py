@@ -38,8 +38,16 @@ TRAJECTORY_KEYS = {"checks": "trajectory", "trace": "trace", "audit_log": "audit
 
 KEYS = frozenset(
     {
-        "name", "server", "setup", "timeout", "skip", "skip_unless_env", "snapshot_masks", "isolate",
-        *BLOCKS, *TRAJECTORY_KEYS.values(),
+        "name",
+        "server",
+        "setup",
+        "timeout",
+        "skip",
+        "skip_unless_env",
+        "snapshot_masks",
+        "isolate",
+        *BLOCKS,
+        *TRAJECTORY_KEYS.values(),
     }
 )
 
@@ -144,8 +152,13 @@ def load(document: object, source: Path) -> list[Case | LoadError]:
     skip_unless_env = go_string(data.get("skip_unless_env"))
     fields: dict[str, Any] = {
         "name": default_name(document) if name in (None, "") else name,
-        "source": SourceRef(file=document.file, line=document.line, column=document.column,
-                            document=document.index, expect_lines=_expect_lines(document, block_key)),
+        "source": SourceRef(
+            file=document.file,
+            line=document.line,
+            column=document.column,
+            document=document.index,
+            expect_lines=_expect_lines(document, block_key),
+        ),
         "block": _block_input(document, block_key, errors),
         "timeout": timeout,
         "skip_unless_env": None if skip_unless_env in (None, "") else skip_unless_env,

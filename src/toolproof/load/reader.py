@@ -25,6 +25,7 @@ from toolproof.model.scenario import (
 PRECONDITION_KEYS = ("tool_called", "tool_called_pattern", "any_tool_called", "min_tool_calls")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?")
 
+
 class Reader:
     """Reads values out of one document, collecting a LoadError (file, line, column, field) per problem."""
 

@@ -79,7 +79,6 @@ def load(document: object, source: Path) -> list[AgentCase | LoadError]:
 
 
 class _Own(CheckReader):
-
     def case(self) -> list[AgentCase | LoadError]:
         r = self.r
         data = r.document.data

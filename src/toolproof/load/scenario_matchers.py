@@ -31,7 +31,6 @@ class MatcherReader:
     r: Reader
     context: dict[str, Any]
 
-
     def matchers(self, value: Any, path: KeyPath) -> dict[str, Matcher]:
         data = self.r.mapping(value, path)
         found: dict[str, Matcher] = {}

@@ -39,5 +39,3 @@ def load_script(path: Path) -> ScriptFile:
         where = read.documents[1].line if len(read.documents) > 1 else 1
         raise ScriptError([LoadError(path, where, 1, "", "a script file holds exactly one YAML document")])
     return parse_script(read.documents[0])
-
-

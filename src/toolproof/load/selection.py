@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from toolproof.model.server_case import Case
+from toolproof.model.envelope import CaseEnvelope
 
+C = TypeVar("C", bound=CaseEnvelope)
 Predicate = Callable[[str], bool]
 _TOKEN = re.compile(r"""\s*(?:([()])|'([^']*)'|"([^"]*)"|([^\s()'"][^\s()]*))""")
 
@@ -91,7 +91,7 @@ class _Parser:
         raise self.fail("a word, 'not' or '('")
 
 
-def select(cases: Sequence[Case], pattern: str | None) -> list[Case]:
+def select(cases: Sequence[C], pattern: str | None) -> list[C]:
     """The cases whose node id matches `pattern` (all of them when it is None or blank).
 
     Raises SelectionError for a pattern that does not parse.

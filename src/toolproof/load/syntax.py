@@ -98,4 +98,3 @@ def syntax_errors(document: Document, block_key: str, case: Case) -> list[LoadEr
     elif isinstance(case.block, ToolsBlock):
         errors += _tools_errors(document, block_key, case.block)
     return errors
-

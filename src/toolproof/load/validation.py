@@ -97,8 +97,11 @@ def drop_null_fields(value: Any, annotation: Any) -> Any:
         annotation = _step(annotation, value.get("kind", ""))  # a discriminated union: pick by the tag
     if _is_model(annotation) and isinstance(value, dict):
         fields = {key: _step(annotation, key) for key in value}
-        return {key: drop_null_fields(item, fields[key]) for key, item in value.items()
-                if item is not None or fields[key] is None}
+        return {
+            key: drop_null_fields(item, fields[key])
+            for key, item in value.items()
+            if item is not None or fields[key] is None
+        }
     if get_origin(annotation) is list and isinstance(value, list):
         return [drop_null_fields(item, get_args(annotation)[0]) for item in value]
     if get_origin(annotation) is dict and isinstance(value, dict):

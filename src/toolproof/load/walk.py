@@ -15,8 +15,6 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from toolproof.load.dialects import suffixes
-
 SKIPPED_DIRECTORIES = frozenset({"node_modules", "fixtures"})
 
 
@@ -52,20 +50,13 @@ def _walk(directory: Path, wanted: frozenset[str]) -> Iterator[Path]:
             yield entry
 
 
-def files_under(path: Path, wanted: frozenset[str]) -> list[Path]:
-    """`path` itself, or the files with the `wanted` suffixes below it; raises SuiteNotFound for a missing
-    path."""
-    if not path.exists() and not path.is_symlink():
-        raise SuiteNotFound(path)
-    return list(_walk(path, wanted)) if path.is_dir() else [path]
-
-
-def discover(paths: Sequence[Path]) -> list[Path]:
-    """The suite files named by `paths` (the suffixes some dialect reads), in order, each once; raises
-    SuiteNotFound for a missing path."""
-    wanted = suffixes("server")
+def walk(paths: Sequence[Path], wanted: frozenset[str]) -> list[Path]:
+    """The files `paths` name: a path given by name as it is, a directory's files with the `wanted` suffixes
+    below it; in order, each once; raises SuiteNotFound for a missing path."""
     found: dict[Path, Path] = {}
     for path in paths:
-        for file in files_under(path, wanted):
+        if not path.exists() and not path.is_symlink():
+            raise SuiteNotFound(path)
+        for file in _walk(path, wanted) if path.is_dir() else [path]:
             found.setdefault(Path(os.path.realpath(file)), file)  # a looping link has no resolve()
     return list(found.values())

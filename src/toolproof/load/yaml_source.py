@@ -181,8 +181,10 @@ class _Composer(Composer):
             node = super().compose_node(parent, index)
         finally:
             self._nesting -= 1
-        children = [child for pair in node.value for child in pair] if isinstance(node, MappingNode) else (
-            node.value if isinstance(node, SequenceNode) else []
+        children = (
+            [child for pair in node.value for child in pair]
+            if isinstance(node, MappingNode)
+            else (node.value if isinstance(node, SequenceNode) else [])
         )
         measured = [self._measure.get(id(child), (1, 1)) for child in children]
         size = 1 + sum(size for size, _ in measured)

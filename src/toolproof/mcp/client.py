@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, contextmanager
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import anyio
 import mcp_types as types
@@ -39,8 +40,10 @@ from toolproof.mcp.sdk_private import TransportStreams, mirror_tool_headers
 from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec, ProtocolMode
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.mcp.tap import WireRecord, WireTap
-from toolproof.model.observation import Notification
+from toolproof.mcp.tasks import TaskExtension, TaskFollower, is_task, unfinished_failure
+from toolproof.model.observation import Notification, TaskRecord
 from toolproof.model.result import Failure, FailureKind
+from toolproof.model.server_case import TaskOptions
 from toolproof.model.server_config import Transport
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
@@ -78,6 +81,12 @@ class Channel(Protocol):
 
 class _Request(types.Request[dict[str, Any] | None, str]):
     """A request sent as built: its params are not validated on the client side."""
+
+
+class _TaskRequest(_Request):
+    """A tasks/* request: over HTTP its `Mcp-Name` header carries the task's id (SEP-2663)."""
+
+    name_param: ClassVar[str | None] = "taskId"
 
 
 class _Result(BaseModel):
@@ -123,6 +132,7 @@ class Session:
         self._excluded: dict[str, str] = {}
         self._stack = stack  # the session's own: closes its listen streams before the connection
         self._listens: dict[str, AsyncExitStack] = {}
+        self._following: TaskFollower | None = None
 
     @property
     def notifications(self) -> list[Notification]:
@@ -185,6 +195,12 @@ class Session:
         return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
 
     @property
+    def task_in_flight(self) -> TaskRecord | None:
+        """The record so far of the task the latest tools/call was answered with, while it is followed (and
+        after the case's timeout cut it short)."""
+        return self._following.record() if self._following is not None else None
+
+    @property
     def progress_count(self) -> int:
         """notifications/progress received so far for the latest `call_tool(..., progress=True)`."""
         token = self._progress_token
@@ -210,21 +226,31 @@ class Session:
     ) -> dict[str, Any]:
         """Send any request as built; return its (final) result as sent."""
         with self._failures(during or method):
-            result = await self._send(method, params)
-            rounds = 0
-            while result.get("resultType") == INPUT_REQUIRED:
-                rounds += 1
-                if rounds > MAX_INPUT_ROUNDS:
-                    raise RuntimeError(f"the server still asked for input after {MAX_INPUT_ROUNDS} rounds")
-                result = await self._send(method, await self._with_input(params, result))
+            return await self._answered(method, params)
+
+    async def _answered(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """The result of `method`, once every round of input it asked for is answered (SEP-2322)."""
+        result = await self._send(method, params)
+        rounds = 0
+        while result.get("resultType") == INPUT_REQUIRED:
+            rounds += 1
+            if rounds > MAX_INPUT_ROUNDS:
+                raise RuntimeError(f"the server still asked for input after {MAX_INPUT_ROUNDS} rounds")
+            result = await self._send(method, await self._with_input(params, result))
         return result
 
-    async def _send(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+    async def _send(
+        self, method: str, params: dict[str, Any] | None, kind: type[_Request] = _Request
+    ) -> dict[str, Any]:
         try:
-            result = await self._client.session.send_request(_Request(method=method, params=params), _Result)
+            result = await self._client.session.send_request(kind(method=method, params=params), _Result)
         except ValidationError as error:
             return self._complete_by_default(method, error)
         return result.wire()
+
+    async def task_request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """tasks/get, tasks/update or tasks/cancel, with the task's id as its `Mcp-Name`."""
+        return await self._send(method, params, _TaskRequest)
 
     def _complete_by_default(self, method: str, error: ValidationError) -> dict[str, Any]:
         """The result the SDK refused in `error`, as sent, when its only fault is a missing `resultType`: that
@@ -257,7 +283,7 @@ class Session:
         retry = dict(params or {})
         if parsed.input_requests:
             retry["inputResponses"] = {
-                key: await self._answer(key, request) for key, request in parsed.input_requests.items()
+                key: await self.answer_input(key, request) for key, request in parsed.input_requests.items()
             }
         else:
             retry.pop("inputResponses", None)
@@ -266,8 +292,9 @@ class Session:
             retry["requestState"] = parsed.request_state
         return retry
 
-    async def _answer(self, key: str, request: types.InputRequest) -> dict[str, Any]:
-        """The configured mock's answer to one input request (the same callbacks as the handshake era)."""
+    async def answer_input(self, key: str, request: types.InputRequest) -> dict[str, Any]:
+        """The configured mock's answer to one input request (the same callbacks as the handshake era), for
+        an `input_required` result or task."""
         session = self._client.session
         context = ClientRequestContext(session=session, request_id=key, meta=None)
         answer = await session.dispatch_input_request(context, request)
@@ -282,7 +309,21 @@ class Session:
     async def call_tool(
         self, name: str, arguments: dict[str, Any], *, progress: bool = False
     ) -> dict[str, Any]:
-        """tools/call; with `progress`, send a progress token and count its notifications (progress_count)."""
+        """tools/call; with `progress`, send a progress token and count its notifications (progress_count).
+        A call answered with a task is followed to its end; one whose task did not complete raises
+        `RequestFailed`."""
+        result, task = await self.call_tool_traced(name, arguments, progress=progress)
+        if task is not None and task.status != "completed":
+            raise RequestFailed(unfinished_failure(task, f"tools/call {name}"), self.stderr)
+        return result
+
+    async def call_tool_traced(
+        self, name: str, arguments: dict[str, Any], *, progress: bool = False, task: TaskOptions | None = None
+    ) -> tuple[dict[str, Any], TaskRecord | None]:
+        """tools/call, and the record of the task it was answered with, followed to its terminal status as
+        `task` says (None when it was answered at once). The result is the tool's result: the completed
+        task's, or empty when the task failed or was cancelled."""
+        self._following = None
         if self._mirrors_headers:
             await self._declared_for_call(name)
         params: dict[str, Any] = {"name": name, "arguments": arguments}
@@ -290,7 +331,15 @@ class Session:
             self._progress_calls += 1
             self._progress_token = f"toolproof-{self._progress_calls}"
             params["_meta"] = {"progressToken": self._progress_token}
-        return await self.request("tools/call", params, during=f"tools/call {name}")
+        started, during = time.perf_counter(), f"tools/call {name}"
+        with self._failures(during):
+            result = await self._answered("tools/call", params)
+            if not is_task(result) or self.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                return result, None
+            self._following = TaskFollower(self, result, task or TaskOptions(), started, during)
+            final = await self._following.run()
+        self._following = None
+        return final
 
     async def _declared_for_call(self, name: str) -> None:
         """Make sure the tool's `x-mcp-header` parameters are known before it is called (the tools are
@@ -498,6 +547,7 @@ async def initialize(
             sampling_callback=sampling_callback(mocks.sampling) if mocks.sampling else None,
             elicitation_callback=elicitation_callback(mocks.elicitation) if mocks.elicitation else None,
             list_roots_callback=roots_callback(mocks.roots) if mocks.roots is not None else None,
+            extensions=[TaskExtension()],
         )
         await stack.enter_async_context(client)
         if spec.protocol in MODERN_PROTOCOL_VERSIONS:

@@ -96,7 +96,6 @@ class HttpChannel:
         ):
             yield streams
 
-
     def auth_flow(self) -> httpx2.Auth | None:
         """The OAuth flow the spec's `auth` asks for, if any."""
         spec = self.spec

@@ -50,9 +50,7 @@ def elicitation_callback(mock: ElicitationMock) -> ElicitationFnT:
     completed by the requested schema's defaults and checked against that schema (an error naming the
     field goes back to the server instead when it does not fit)."""
 
-    async def answer(
-        context: ClientRequestContext, params: ElicitRequestParams
-    ) -> ElicitResult | ErrorData:
+    async def answer(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult | ErrorData:
         if mock.action != "accept":
             return ElicitResult(action=mock.action)
         content = mock.response_content()

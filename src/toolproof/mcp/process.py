@@ -321,8 +321,7 @@ class ServerProcess:
         others = [
             info
             for info in table.values()
-            if info.pid != self.pid
-            and (info.sid == self.pid or _registry.owner(info) == self.pid)
+            if info.pid != self.pid and (info.sid == self.pid or _registry.owner(info) == self.pid)
         ]
         for info in others:
             if not info.zombie:

@@ -54,8 +54,12 @@ async def _connect(spec: ConnectSpec) -> AsyncIterator[Session]:
             try:
                 server = await stack.enter_async_context(
                     run_server(
-                        spec.command, spec.args, spec.env, spec.cwd,
-                        stop_grace=spec.stop_grace, term_grace=spec.term_grace,
+                        spec.command,
+                        spec.args,
+                        spec.env,
+                        spec.cwd,
+                        stop_grace=spec.stop_grace,
+                        term_grace=spec.term_grace,
                     )
                 )
             except Exception as error:

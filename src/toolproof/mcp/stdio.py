@@ -98,9 +98,12 @@ def _batch_ids(raw: bytes) -> list[RequestId] | None:
     if not isinstance(batch, list):
         return None
     return [
-        item["id"] for item in batch
-        if isinstance(item, dict) and ("result" in item or "error" in item)
-        and isinstance(item.get("id"), int | str) and not isinstance(item.get("id"), bool)
+        item["id"]
+        for item in batch
+        if isinstance(item, dict)
+        and ("result" in item or "error" in item)
+        and isinstance(item.get("id"), int | str)
+        and not isinstance(item.get("id"), bool)
     ]
 
 

@@ -1,10 +1,21 @@
-"""What came back from a server request, in one shape whatever the request was."""
+"""What came back from a server request, in one shape whatever the request was; and `Observed`, the shape
+every source's observation shares (a server case's exchange, an agent run's transcript)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from toolproof.model.result import Failure
+
+
+class Observed(Protocol):
+    """What a report or a runner reads alike from any observation: `stopped`, the classified failure that
+    ended observing early (a server that timed out, an agent run cut short), None when it went to its end."""
+
+    @property
+    def stopped(self) -> Failure | None: ...
 
 
 class Notification(BaseModel):
@@ -37,6 +48,25 @@ class RpcError(BaseModel):
     data: Any = None
 
 
+class TaskRecord(BaseModel):
+    """How a tool call answered with a task went: its id, every status seen in order (repeats in a row once;
+    the status it was created with first), the last one, its last statusMessage, the JSON-RPC error of a
+    failed task, how many `tasks/get` polls and `tasks/update` answers were sent, whether `tasks/cancel` was,
+    and the seconds from the call to the terminal status."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: str
+    states: list[str] = Field(default_factory=list)
+    status: str = ""
+    status_message: str | None = None
+    error: dict[str, Any] | None = None
+    polls: int = 0
+    updates: int = 0
+    cancel_sent: bool = False
+    duration_s: float = 0.0
+
+
 class Observation(BaseModel):
     """The answer to the checked request.
 
@@ -62,3 +92,4 @@ class Observation(BaseModel):
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed
     error: RpcError | None = None  # the JSON-RPC error that answered the request, when the case expects one
+    task: TaskRecord | None = None  # the task the call was answered with (2026-07-28 tasks extension)

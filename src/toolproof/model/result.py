@@ -106,6 +106,7 @@ class CaseResult(BaseModel):
     steps: tuple[Step, ...] = ()  # what the case sent and got back, in order, for the reports
     protocol: str | None = None  # the protocol revision spoken with the case's server, once connected
     warnings: tuple[str, ...] = ()  # what is wrong without failing the case (a lint warning, stray stdout)
+    details: dict[str, Any] = Field(default_factory=dict)  # what a probe adds (conformance: `official`)
 
     @property
     def node_id(self) -> str:

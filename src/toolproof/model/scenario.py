@@ -506,4 +506,3 @@ def _cycles(by_id: dict[str, Check]) -> list[tuple[Check, str]]:
         if name not in state:
             visit(name, [name])
     return problems
-

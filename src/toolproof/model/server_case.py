@@ -31,6 +31,22 @@ class SetupStep(Frozen):
     capture: dict[str, Text] = Field(default_factory=dict)
 
 
+TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
+
+
+class TaskExpect(Frozen):
+    """toolproof's own: what a tool call answered with a task (2026-07-28 tasks extension) must show. A task
+    that ended other than `status` fails the case even without this block (completed, or cancelled when the
+    case cancels it)."""
+
+    status: Literal["completed", "failed", "cancelled"] | None = None  # the terminal status
+    states: list[TaskStatus] | None = None  # every status seen, in order, repeats in a row counted once
+    min_ms: float | None = Field(default=None, ge=0)  # from the call to the terminal status
+    max_ms: float | None = Field(default=None, ge=0)
+    message: Text | None = None  # a substring of the last statusMessage
+    error_code: int | None = None  # the JSON-RPC error code of a failed task
+
+
 class Expect(Frozen):
     """Expectations on a result's text and side effects, checked in mcp-assert's documented order."""
 
@@ -54,6 +70,7 @@ class Expect(Frozen):
     min_progress: int | None = None
     structured: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in structuredContent
     structured_schema: dict[str, Any] | None = None  # toolproof's own: a JSON Schema for structuredContent
+    task: TaskExpect | None = None  # toolproof's own: the task the call was answered with
     ttl_ms: int | None = None  # toolproof's own: the result's ttlMs cache hint (2026-07-28)
     cache_scope: Literal["public", "private"] | None = None  # toolproof's own: the result's cacheScope
     error_code: int | None = None  # toolproof's own: the request is answered with this JSON-RPC error
@@ -69,6 +86,16 @@ class Expect(Frozen):
         return [*paths, *(self.file_not_exists or []), *(self.file_unchanged or [])]
 
 
+class TaskOptions(Frozen):
+    """toolproof's own: how a tool call answered with a task is followed: `tasks/cancel` after that many
+    polls (0: at once) or that long after the task was created, whichever comes first; at most `max_polls`
+    polls of `tasks/get` (the case fails when the task is still running then)."""
+
+    cancel_after_polls: int | None = Field(default=None, ge=0)
+    cancel_after_ms: float | None = Field(default=None, ge=0)
+    max_polls: int = Field(default=10_000, ge=1)
+
+
 class AssertBlock(Frozen):
     """`assert:` - one `tools/call`."""
 
@@ -77,6 +104,7 @@ class AssertBlock(Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
     expect: Expect = Field(default_factory=Expect)
     capture_progress: bool = False
+    task: TaskOptions | None = None  # toolproof's own
 
 
 class ListParams(Frozen):

@@ -1,21 +1,21 @@
-"""An observed agent run: what the user said, what the agent called, what it answered.
+"""An observed agent run: what the user said, what the agent called, what it answered, and why it stopped.
 
-Every source of agent runs (a live agent loop, an HTTP target, a recorded trace) produces a `Transcript`, so a
-check never needs to know where a run came from.
+Every source of agent runs (the live agent loop, a cassette's replay, an HTTP target, the trace readers,
+intercept, an mcp-assert audit log) adapts what it saw into a `Transcript` at its own edge, typed field by
+field (token usage included), so a checker never needs to know where a run came from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from toolproof.model.base import Frozen
+from toolproof.model.result import Failure, FailureKind
 
-class Frozen(BaseModel):
-    """Base of the transcript models: immutable, unknown keys rejected."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+Platform = Literal["custom", "n8n", "flowise"]
 
 
 class Usage(Frozen):
@@ -33,6 +33,14 @@ class Usage(Frozen):
         if self.input_tokens is None and self.output_tokens is None:
             return None
         return (self.input_tokens or 0) + (self.output_tokens or 0)
+
+    @staticmethod
+    def summed(parts: Iterable[Usage]) -> Usage | None:
+        """The sum of `parts`, None when there are none."""
+        total: Usage | None = None
+        for part in parts:
+            total = part if total is None else total + part
+        return total
 
     def __add__(self, other: Usage) -> Usage:
         def plus(a: int | None, b: int | None) -> int | None:
@@ -117,13 +125,48 @@ class Turn(Frozen):
         yield from sorted([*self.calls, *nested], key=lambda call: call.position)
 
 
+class RunStop(Frozen):
+    """Why a run ended before its end: the failure `kind` and `message`, the source's `reason` for it
+    (`max_steps`, `provider_error`; None when the kind says it all), and the 1-based `turn` and model `step`
+    it stopped at, when the source counts them."""
+
+    reason: str | None = None
+    kind: FailureKind = FailureKind.TRANSPORT
+    turn: int | None = None
+    step: int | None = None
+    message: str = "the run stopped early"
+
+    def as_failure(self) -> Failure:
+        """The stop as a verdict's failure: its kind and message, its reason as the failed check, and the stop
+        itself in the details."""
+        return Failure(
+            kind=self.kind,
+            message=self.message,
+            check=self.reason,
+            details={"stop": self.model_dump(mode="json", exclude_none=True)},
+        )
+
+
+class ToolDeclaration(Frozen):
+    """A tool as it was offered to the model: its name, description and JSON Schema input."""
+
+    name: str
+    description: str = ""
+    input_schema: dict[str, Any] = Field(default_factory=dict)
+
+
 class Transcript(Frozen):
-    """A whole observed run.
+    """A whole observed run: the one observation of an agent run, whatever its source.
 
     `scenario` names the case the run was recorded for when the source says so (MCPLab's `scenario_id`);
-    `run` tells apart several runs of one scenario (MCPLab's agent and run index, a trace id); `source` says
-    where the run was read from, for messages; `started_ms` is when the run started (epoch milliseconds),
-    when recorded.
+    `run` tells apart several runs of one scenario (MCPLab's agent and run index, a trace id, an HTTP
+    target's session id); `source` says where the run was read from, for messages; `started_ms` is when the
+    run started (epoch milliseconds) and `duration_ms` how long it took, when recorded. `stop` says why the
+    run ended early (None: it ran to its end); `no_reply` that the source records tool calls only (an
+    mcp-assert audit log), so there is no reply to judge, not an empty one. `provider` and `model` name the
+    model that ran, `tools` the catalog it was offered (None: not recorded), `request_ids` the ids of the
+    requests that made the run, `platform` the workflow platform whose parser read it, `error` the error the
+    run recorded for itself (a root span's, MCPLab's), which is not judged.
     """
 
     turns: tuple[Turn, ...] = ()
@@ -131,7 +174,21 @@ class Transcript(Frozen):
     run: str | None = None
     source: str = ""
     started_ms: float | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    duration_ms: float | None = None
+    stop: RunStop | None = None
+    no_reply: bool = False
+    provider: str | None = None
+    model: str | None = None
+    tools: tuple[ToolDeclaration, ...] | None = None
+    request_ids: tuple[str, ...] = ()
+    platform: Platform | None = None
+    error: str | None = None
+
+    @property
+    def stopped(self) -> Failure | None:
+        """Why the run stopped early, as a failure (the `model.observation.Observed` shape); None when it ran
+        to its end."""
+        return None if self.stop is None else self.stop.as_failure()
 
     @property
     def final(self) -> Turn:

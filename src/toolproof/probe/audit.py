@@ -18,9 +18,9 @@ from toolproof.probe.arguments import tool_arguments
 from toolproof.probe.cases import server_block
 from toolproof.probe.concurrent import Call, call_concurrently
 from toolproof.probe.connection import Prober
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 from toolproof.probe.tools import Tool, input_schema, is_destructive, skip_reason, tool_name
-from toolproof.probe.verdicts import CODES, FINDINGS, Verdict, call_step, classify, verdict_message
+from toolproof.probe.verdicts import CODES, FINDINGS, CallClass, call_step, classify, verdict_message
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,9 @@ class ToolAudit:
     `skipped`)."""
 
     tool: str
-    verdict: Verdict
+    verdict: CallClass
     arguments: dict[str, Any]
-    outcome: Outcome | None
+    outcome: CallOutcome | None
     skipped: str = ""
 
 
@@ -47,14 +47,14 @@ async def audit_tools(
     on the call that caused it); `done(index, audit)` as each tool's verdict is final."""
     called = [index for index, tool in enumerate(tools) if include_writes or not is_destructive(tool)]
     audits = [  # skipped until called
-        ToolAudit(tool_name(tool), Verdict.SKIPPED, tool_arguments(input_schema(tool)), None)
+        ToolAudit(tool_name(tool), CallClass.SKIPPED, tool_arguments(input_schema(tool)), None)
         for tool in tools
     ]
     for index in sorted(set(range(len(tools))) - set(called)):
         audits[index] = replace(audits[index], skipped=skip_reason(tools[index]))
         done(index, audits[index])
 
-    def answered(position: int, outcome: Outcome) -> None:
+    def answered(position: int, outcome: CallOutcome) -> None:
         index = called[position]
         planned = audits[index]
         audits[index] = ToolAudit(
@@ -69,8 +69,8 @@ async def audit_tools(
 
 def score(audits: Sequence[ToolAudit]) -> tuple[int, int]:
     """(healthy, tested): tools called, and how many of them were healthy."""
-    tested = [audit for audit in audits if audit.verdict is not Verdict.SKIPPED]
-    return sum(1 for audit in tested if audit.verdict is Verdict.HEALTHY), len(tested)
+    tested = [audit for audit in audits if audit.verdict is not CallClass.SKIPPED]
+    return sum(1 for audit in tested if audit.verdict is CallClass.HEALTHY), len(tested)
 
 
 def audit_result(audit: ToolAudit, source: Path) -> CaseResult:

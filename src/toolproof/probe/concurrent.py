@@ -23,7 +23,7 @@ import anyio
 from toolproof.mcp.errors import RequestFailed
 from toolproof.model.result import FailureKind
 from toolproof.probe.connection import Prober, broke
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,8 @@ async def call_concurrently(
     prober: Prober,
     calls: Sequence[Call],
     jobs: int,
-    done: Callable[[int, Outcome], None] = lambda index, outcome: None,
-) -> list[Outcome]:
+    done: Callable[[int, CallOutcome], None] = lambda index, outcome: None,
+) -> list[CallOutcome]:
     """The outcome of every call, in `calls` order; `done(index, outcome)` as each call's verdict is final.
 
     With `jobs` 1 every call is made one at a time, as `Prober.call` makes it."""
@@ -56,13 +56,13 @@ async def call_together(
     prober: Prober,
     calls: Sequence[Call],
     jobs: int,
-    done: Callable[[int, Outcome], None] = lambda index, outcome: None,
+    done: Callable[[int, CallOutcome], None] = lambda index, outcome: None,
     stop: Callable[[], bool] = lambda: False,
-) -> list[Outcome | None]:
+) -> list[CallOutcome | None]:
     """Make the calls on one session, `jobs` at a time, and keep the outcomes that are surely theirs (None:
     to be made alone); after a call that may have broken the server, or once `stop()`, send no more (a
     broken server is closed). With `jobs` 1 (or a single call) nothing is sent."""
-    outcomes: list[Outcome | None] = [None for _ in calls]
+    outcomes: list[CallOutcome | None] = [None for _ in calls]
     if jobs < 2 or len(calls) < 2:
         return outcomes
     try:
@@ -104,10 +104,10 @@ async def call_together(
     return outcomes
 
 
-def _answered_plainly(outcome: Outcome) -> bool:
+def _answered_plainly(outcome: CallOutcome) -> bool:
     """A result that is not an error: nothing a report shows the server's stderr with."""
     return outcome.failure is None and (outcome.result or {}).get("isError") is not True
 
 
-def _timed_out(outcome: Outcome) -> bool:
+def _timed_out(outcome: CallOutcome) -> bool:
     return outcome.failure is not None and outcome.failure.kind is FailureKind.TIMEOUT

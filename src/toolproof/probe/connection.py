@@ -1,6 +1,6 @@
 """A probe's connection to the server under test, restarted after anything that may have broken it.
 
-`Prober.call` makes one tools/call and returns its `Outcome`: the result as sent, or the classified
+`Prober.call` makes one tools/call and returns its `CallOutcome`: the result as sent, or the classified
 `Failure`. After a transport failure (the process exited, the pipe closed), a timeout or a protocol error,
 the next call starts a fresh server, so one tool that crashes or hangs is never blamed on the tools after
 it. What the server wrote to stderr during the call is kept on the outcome. A stdio server without a
@@ -21,7 +21,7 @@ from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Failure, FailureKind
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 from toolproof.probe.workdir import in_scratch
 
 if TYPE_CHECKING:
@@ -83,20 +83,20 @@ class Prober:
         session = await self.session()
         return await session.list_tools()
 
-    async def call(self, name: str, arguments: Any) -> Outcome:
+    async def call(self, name: str, arguments: Any) -> CallOutcome:
         """One tools/call with `arguments` sent exactly as given (even when not an object); a call that
         may have broken the server closes it, so the next call starts a fresh one."""
         started = time.perf_counter()
         try:
             session = await self.session()
         except RequestFailed as error:
-            return Outcome(None, error.failure, time.perf_counter() - started, error.stderr)
+            return CallOutcome(None, error.failure, time.perf_counter() - started, error.stderr)
         outcome = await self.call_on(session, name, arguments)
         if broke(outcome):
             await self.close()
         return outcome
 
-    async def call_on(self, session: Session, name: str, arguments: Any) -> Outcome:
+    async def call_on(self, session: Session, name: str, arguments: Any) -> CallOutcome:
         """One tools/call on `session`, which stays open whatever happens (calls may share it)."""
         started = time.perf_counter()
         before, spoken = session.stderr, session.protocol_version
@@ -107,16 +107,16 @@ class Prober:
                 )
         except RequestFailed as error:
             stderr = _since(before, session.stderr)
-            return Outcome(None, error.failure, time.perf_counter() - started, stderr, spoken)
+            return CallOutcome(None, error.failure, time.perf_counter() - started, stderr, spoken)
         except TimeoutError:
             stderr = _since(before, session.stderr)
             message = f"tools/call {name}: no answer within {self._spec.request_timeout:g}s"
             failure = Failure(
                 kind=FailureKind.TIMEOUT, message=message, details={"during": f"tools/call {name}"}
             )
-            return Outcome(None, failure, time.perf_counter() - started, stderr, spoken)
+            return CallOutcome(None, failure, time.perf_counter() - started, stderr, spoken)
         stderr = _since(before, session.stderr)
-        return Outcome(result, None, time.perf_counter() - started, stderr, spoken)
+        return CallOutcome(result, None, time.perf_counter() - started, stderr, spoken)
 
     async def close(self) -> None:
         """Stop the server (if one runs), keeping its stray stdout lines: the next call starts a fresh one."""
@@ -128,7 +128,7 @@ class Prober:
                 await stack.aclose()
 
 
-def broke(outcome: Outcome) -> bool:
+def broke(outcome: CallOutcome) -> bool:
     """Whether the call may have broken the server (a transport failure, a timeout or a protocol error)."""
     return outcome.failure is not None and outcome.failure.kind in RESTART_AFTER
 

@@ -30,12 +30,12 @@ from toolproof.probe.cases import server_block
 from toolproof.probe.concurrent import Call, call_together
 from toolproof.probe.connection import Prober
 from toolproof.probe.fuzz_inputs import FuzzInput, fuzz_inputs
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 from toolproof.probe.shrink import shrink
 from toolproof.probe.tools import Tool, input_schema, tool_name
 from toolproof.probe.verdicts import (
     FINDINGS,
-    Verdict,
+    CallClass,
     call_step,
     classify,
     excerpt,
@@ -55,13 +55,13 @@ SIGNATURE_CHARS = 2000
 
 
 @dataclass(frozen=True)
-class Probe:
+class FuzzCall:
     """One input sent (or skipped) and its class; `shrunk` is the minimised input of a crash."""
 
     tool: str
     input: FuzzInput
-    verdict: Verdict
-    outcome: Outcome | None
+    verdict: CallClass
+    outcome: CallOutcome | None
     shrunk: Any = None
     shrink_calls: int = 0
     unsent: str = ""  # why a skipped input was not sent
@@ -89,7 +89,7 @@ class Clock:
         return self._deadline is not None and time.monotonic() >= self._deadline
 
 
-def signature(outcome: Outcome, verdict: Verdict) -> str:
+def signature(outcome: CallOutcome, verdict: CallClass) -> str:
     """What tells two failures of one tool apart: the class and the whole message (the failure's, or the
     result's text), numbers and hex blotted out, so sizes, ids, addresses or an exit code in it do not make
     a failure new."""
@@ -98,7 +98,7 @@ def signature(outcome: Outcome, verdict: Verdict) -> str:
     return f"{verdict.value}: {' '.join(text.split())}"
 
 
-def fuzz_verdict(arguments: Any, outcome: Outcome) -> Verdict:
+def fuzz_verdict(arguments: Any, outcome: CallOutcome) -> CallClass:
     """The class of the answer to a fuzz input: never valid, and malformed when not a JSON object."""
     return classify(outcome, valid_input=False, malformed=not isinstance(arguments, dict))
 
@@ -108,9 +108,9 @@ async def fuzz_tool(
     tool: Tool,
     plan: FuzzPlan,
     clock: Clock | None = None,
-    probes: list[Probe] | None = None,
+    probes: list[FuzzCall] | None = None,
     in_flight: int = 1,
-) -> list[Probe]:
+) -> list[FuzzCall]:
     """Every input for one tool, in order; the first crash of each signature is shrunk before the next
     input, later ones share its minimised input; after HANG_LIMIT timeouts in a row, or once `clock` runs
     out, the remaining inputs are not sent. With `in_flight` above 1 the inputs are first sent that many at
@@ -123,9 +123,9 @@ async def fuzz_tool(
     probes = [] if probes is None else probes
     items = list(fuzz_inputs(input_schema(tool), seed=plan.seed, tool=name, runs=plan.runs))
     sendable = [index for index, item in enumerate(items) if item.sendable]
-    answered: dict[int, Outcome] = {}  # input index -> its answer from the calls sent together
+    answered: dict[int, CallOutcome] = {}  # input index -> its answer from the calls sent together
 
-    def early(place: int, outcome: Outcome) -> None:
+    def early(place: int, outcome: CallOutcome) -> None:
         answered[sendable[place]] = outcome
 
     calls = [Call(name, items[index].arguments) for index in sendable]
@@ -137,8 +137,8 @@ async def fuzz_tool(
         for index in sorted(answered):
             if index >= len(probes) - start:
                 verdict = fuzz_verdict(items[index].arguments, answered[index])
-                unshrunk = items[index].arguments if verdict is Verdict.CRASH else None
-                probes.append(Probe(name, items[index], verdict, answered[index], unshrunk))
+                unshrunk = items[index].arguments if verdict is CallClass.CRASH else None
+                probes.append(FuzzCall(name, items[index], verdict, answered[index], unshrunk))
         raise
     return probes
 
@@ -147,10 +147,10 @@ async def _walk(
     prober: Prober,
     name: str,
     items: Sequence[FuzzInput],
-    answered: Mapping[int, Outcome],
+    answered: Mapping[int, CallOutcome],
     plan: FuzzPlan,
     clock: Clock,
-    probes: list[Probe],
+    probes: list[FuzzCall],
 ) -> None:
     """`fuzz_tool`'s walk over the inputs in order into `probes`, sending alone those not `answered`."""
     shrunk: dict[str, tuple[Any, int]] = {}  # signature -> minimised input, calls spent on it
@@ -159,42 +159,42 @@ async def _walk(
         late = clock.out() and index not in answered  # what was sent in time is kept
         if not item.sendable or hangs >= HANG_LIMIT or late:
             why = NOT_JSON if not item.sendable else OUT_OF_TIME if late else HUNG
-            probes.append(Probe(name, item, Verdict.SKIPPED, None, unsent=why))
+            probes.append(FuzzCall(name, item, CallClass.SKIPPED, None, unsent=why))
             continue
         outcome = answered.get(index)
         if outcome is None:
             outcome = await prober.call(name, item.arguments)
         verdict = fuzz_verdict(item.arguments, outcome)
-        hangs = hangs + 1 if verdict is Verdict.TIMEOUT else 0
-        if verdict is not Verdict.CRASH:
-            probes.append(Probe(name, item, verdict, outcome))
+        hangs = hangs + 1 if verdict is CallClass.TIMEOUT else 0
+        if verdict is not CallClass.CRASH:
+            probes.append(FuzzCall(name, item, verdict, outcome))
             continue
         key = signature(outcome, verdict)
         if key in shrunk:
-            probes.append(Probe(name, item, verdict, outcome, shrunk[key][0]))
+            probes.append(FuzzCall(name, item, verdict, outcome, shrunk[key][0]))
             continue
 
         async def still_crashes(candidate: Any, name: str = name) -> bool:
             outcome = await prober.call(name, candidate)
-            return fuzz_verdict(candidate, outcome) is Verdict.CRASH
+            return fuzz_verdict(candidate, outcome) is CallClass.CRASH
 
         try:
             budget = plan.shrink_budget
             shrunk[key] = await shrink(item.arguments, still_crashes, budget=budget, stop=clock.out)
         except BaseException:  # cancelled (a stop signal): the crash stands as found
-            probes.append(Probe(name, item, verdict, outcome, item.arguments))
+            probes.append(FuzzCall(name, item, verdict, outcome, item.arguments))
             raise
-        probes.append(Probe(name, item, verdict, outcome, *shrunk[key]))
+        probes.append(FuzzCall(name, item, verdict, outcome, *shrunk[key]))
 
 
 async def fuzz_tools(
     spec: ConnectSpec,
     tools: Sequence[Tool],
     plan: FuzzPlan,
-    done: Callable[[int, list[Probe]], None],
+    done: Callable[[int, list[FuzzCall]], None],
     started: Callable[[int], None] = lambda index: None,
-    outcomes: list[list[Probe] | None] | None = None,
-) -> list[list[Probe] | None]:
+    outcomes: list[list[FuzzCall] | None] | None = None,
+) -> list[list[FuzzCall] | None]:
     """Fuzz the tools on up to `plan.jobs` workers (each its own server), each with `plan.jobs` // workers
     calls in flight, so never more than `plan.jobs` in all; `started(index)` before and `done(index, probes)`
     after each tool. A tool not started before `plan.max_time_s` ran out is None. `outcomes` (default: a new
@@ -211,7 +211,7 @@ async def fuzz_tools(
                 if clock.out():
                     continue
                 started(index)
-                probes: list[Probe] = []
+                probes: list[FuzzCall] = []
                 outcomes[index] = probes
                 await fuzz_tool(prober, tools[index], plan, clock, probes, in_flight)
                 done(index, probes)
@@ -227,10 +227,10 @@ class FuzzFinding:
     """Inputs of one tool that failed the same way: crashes that came down to one minimised input, or
     timeouts (or protocol errors) of any input, in the order sent."""
 
-    probes: tuple[Probe, ...]
+    probes: tuple[FuzzCall, ...]
 
     @property
-    def first(self) -> Probe:
+    def first(self) -> FuzzCall:
         return self.probes[0]
 
     @property
@@ -239,28 +239,28 @@ class FuzzFinding:
 
     @property
     def input(self) -> Any:
-        return self.first.shrunk if self.first.verdict is Verdict.CRASH else self.first.input.arguments
+        return self.first.shrunk if self.first.verdict is CallClass.CRASH else self.first.input.arguments
 
 
-def findings(probes: Sequence[Probe]) -> list[FuzzFinding]:
+def findings(probes: Sequence[FuzzCall]) -> list[FuzzFinding]:
     """The tool's findings: one per minimised input for crashes (a crash every input causes is one), one
     per class for timeouts and protocol errors."""
-    groups: dict[tuple[str, str], list[Probe]] = {}
+    groups: dict[tuple[str, str], list[FuzzCall]] = {}
     for probe in probes:
         if probe.verdict in FINDINGS:
             minimised = json.dumps(probe.shrunk, sort_keys=True, default=str)
-            key = (probe.verdict.value, minimised if probe.verdict is Verdict.CRASH else "")
+            key = (probe.verdict.value, minimised if probe.verdict is CallClass.CRASH else "")
             groups.setdefault(key, []).append(probe)
     return [FuzzFinding(tuple(group)) for group in groups.values()]
 
 
-def probe_step(probe: Probe) -> Step:
+def probe_step(probe: FuzzCall) -> Step:
     """One input as a report step: what was sent, what came back, its class."""
     label = f"{probe.tool} [{probe.input.category}]"
     return call_step(probe.tool, label, probe.input.arguments, probe.outcome, probe.verdict, probe.unsent)
 
 
-def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseResult]:
+def tool_results(tool: str, probes: Sequence[FuzzCall], source: Path) -> list[CaseResult]:
     """One failing result per finding, or one passing result (with the counts per class) for a tool
     without any; each with the inputs it stands for as steps."""
     found = findings(probes)
@@ -270,7 +270,7 @@ def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseR
         return [_finding_result(finding, source, hung, late) for finding in found]
     counts = ", ".join(
         f"{sum(1 for probe in probes if probe.verdict is verdict)} {verdict.value}"
-        for verdict in (Verdict.PASSED, Verdict.REJECTED, Verdict.SKIPPED)
+        for verdict in (CallClass.PASSED, CallClass.REJECTED, CallClass.SKIPPED)
     )
     duration = sum(probe.outcome.duration_s for probe in probes if probe.outcome is not None)
     cut = f"; {late} not sent: --max-time ran out" if late else ""
@@ -286,16 +286,16 @@ def tool_results(tool: str, probes: Sequence[Probe], source: Path) -> list[CaseR
 
 def _finding_result(finding: FuzzFinding, source: Path, hung: int = 0, late: int = 0) -> CaseResult:
     probe = finding.first
-    outcome = probe.outcome or Outcome(None, None, 0.0)
+    outcome = probe.outcome or CallOutcome(None, None, 0.0)
     more = len(finding.categories) - 1
     message = verdict_message(outcome, probe.verdict)
-    if probe.verdict is Verdict.CRASH:
+    if probe.verdict is CallClass.CRASH:
         message += f"\nminimised input: {excerpt(finding.input)}"
     else:
         message += f"\ninput: {excerpt(finding.input)}"
     if more:
         message += f"\n{more} more inputs failed the same way"
-    if hung and probe.verdict is Verdict.TIMEOUT:
+    if hung and probe.verdict is CallClass.TIMEOUT:
         message += f"\n{hung} later inputs {HUNG}"
     if late:
         message += f"\n{late} later inputs {OUT_OF_TIME}"

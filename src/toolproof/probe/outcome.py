@@ -9,7 +9,7 @@ from toolproof.model.result import Failure
 
 
 @dataclass(frozen=True)
-class Outcome:
+class CallOutcome:
     """A result as sent (`result`) or a `failure`, how long the call took, the server's stderr tail, the
     protocol revision spoken with the server (None when no session was open)."""
 

@@ -1,4 +1,4 @@
-"""How a probe's call came out: the audit and fuzz classes of one `Outcome` (pure, table-driven), and the
+"""How a probe's call came out: the audit and fuzz classes of one `CallOutcome` (pure, table-driven), and the
 call as a report step (what was sent, what came back, cut short)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from toolproof.model.result import FailureKind, Step
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 
 INVALID_PARAMS = -32602
 
@@ -23,7 +23,7 @@ INTERNAL_ERROR_MARKERS = (
 """Text in an isError result that shows the server failed inside rather than declined the input."""
 
 
-class Verdict(StrEnum):
+class CallClass(StrEnum):
     """The class of one call. Audit uses healthy/rejects-valid-input; fuzz uses passed/rejected."""
 
     HEALTHY = "healthy"  # audit: any answer that is not an internal error
@@ -36,19 +36,19 @@ class Verdict(StrEnum):
     SKIPPED = "skipped"  # not called (a destructive tool, or an input JSON cannot carry)
 
 
-FINDINGS = frozenset({Verdict.REJECTS_VALID, Verdict.CRASH, Verdict.TIMEOUT, Verdict.PROTOCOL})
+FINDINGS = frozenset({CallClass.REJECTS_VALID, CallClass.CRASH, CallClass.TIMEOUT, CallClass.PROTOCOL})
 """The classes that count against a server (exit status 1)."""
 
 CODES = {
-    Verdict.HEALTHY: "E000",
-    Verdict.CRASH: "E201",
-    Verdict.TIMEOUT: "E202",
-    Verdict.PROTOCOL: "E201",
-    Verdict.REJECTS_VALID: "E201",
+    CallClass.HEALTHY: "E000",
+    CallClass.CRASH: "E201",
+    CallClass.TIMEOUT: "E202",
+    CallClass.PROTOCOL: "E201",
+    CallClass.REJECTS_VALID: "E201",
 }
 """mcp-assert's report codes for the audit classes (it has no code of its own for rejected valid input)."""
 
-SAID_BY_KIND = {Verdict.TIMEOUT: FailureKind.TIMEOUT, Verdict.PROTOCOL: FailureKind.PROTOCOL}
+SAID_BY_KIND = {CallClass.TIMEOUT: FailureKind.TIMEOUT, CallClass.PROTOCOL: FailureKind.PROTOCOL}
 """Classes the reports' failure-kind label already names (`timeout: ...`, `protocol violation: ...`)."""
 STEP_CHARS = 2000
 """How much of the arguments and of the answer of one call a report step keeps (as compact JSON)."""
@@ -71,37 +71,37 @@ def internal_error(text: str) -> str | None:
     return next((marker for marker in INTERNAL_ERROR_MARKERS if marker in lowered), None)
 
 
-def classify(outcome: Outcome, *, valid_input: bool, malformed: bool = False) -> Verdict:
+def classify(outcome: CallOutcome, *, valid_input: bool, malformed: bool = False) -> CallClass:
     """The class of one call; `valid_input` says the arguments matched the schema (audit) or not (fuzz);
     `malformed` that they were not even an object, as MCP requires, so any error response rejects them."""
     failure = outcome.failure
     if failure is not None:
         if failure.kind is FailureKind.TIMEOUT:
-            return Verdict.TIMEOUT
+            return CallClass.TIMEOUT
         if failure.kind is FailureKind.PROTOCOL:
-            return Verdict.PROTOCOL
+            return CallClass.PROTOCOL
         if failure.kind is FailureKind.RPC_ERROR and (
             malformed or failure.details.get("code") == INVALID_PARAMS
         ):
-            return Verdict.REJECTS_VALID if valid_input else Verdict.REJECTED
-        return Verdict.CRASH
+            return CallClass.REJECTS_VALID if valid_input else CallClass.REJECTED
+        return CallClass.CRASH
     result = outcome.result or {}
     if result.get("isError") is True:
         if internal_error(result_text(result)):
-            return Verdict.CRASH
-        return Verdict.HEALTHY if valid_input else Verdict.REJECTED
-    return Verdict.HEALTHY if valid_input else Verdict.PASSED
+            return CallClass.CRASH
+        return CallClass.HEALTHY if valid_input else CallClass.REJECTED
+    return CallClass.HEALTHY if valid_input else CallClass.PASSED
 
 
-def describe(outcome: Outcome, verdict: Verdict) -> str:
+def describe(outcome: CallOutcome, verdict: CallClass) -> str:
     """One line on why the call got its class."""
     if outcome.failure is not None:
         return outcome.failure.message
     text = result_text(outcome.result or {})
-    if verdict is Verdict.CRASH:
+    if verdict is CallClass.CRASH:
         marker = internal_error(text) or ""
         return f"isError result with internal-error text ({marker!r}): {_first_line(text)}"
-    if verdict is Verdict.REJECTED:
+    if verdict is CallClass.REJECTED:
         return f"isError result: {_first_line(text)}"
     return _first_line(text) or "a result"
 
@@ -111,7 +111,7 @@ def _first_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def verdict_message(outcome: Outcome, verdict: Verdict) -> str:
+def verdict_message(outcome: CallOutcome, verdict: CallClass) -> str:
     """`<class>: <why>`, or only `<why>` when the failure kind the reports print first says the class."""
     why = describe(outcome, verdict)
     failure = outcome.failure
@@ -136,7 +136,7 @@ def _kept(value: Any) -> Any:
 
 
 def call_step(
-    tool: str, label: str, arguments: Any, outcome: Outcome | None, verdict: Verdict, why: str = ""
+    tool: str, label: str, arguments: Any, outcome: CallOutcome | None, verdict: CallClass, why: str = ""
 ) -> Step:
     """One tools/call as the reports show it: the arguments sent, the result (or the failure) that came
     back, both cut to STEP_CHARS, and its class in `checks` (`why` it was not sent, for one that was not)."""

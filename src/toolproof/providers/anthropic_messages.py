@@ -20,7 +20,7 @@ from anthropic.types import ContentBlockParam, MessageParam, ToolParam, ToolResu
 
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
-from toolproof.providers.retry import Dispatcher, RetryPolicy, sdk_classifier
+from toolproof.providers.sdk_provider import SdkProvider
 
 SILENT_FAILURE = "(the tool failed with no output)"
 
@@ -102,28 +102,15 @@ def read_reply(message: anthropic.types.Message) -> ModelReply:
     )
 
 
-classify = sdk_classifier(anthropic.APIStatusError, anthropic.APIConnectionError)
-
-
-class AnthropicMessagesProvider:
+class AnthropicMessagesProvider(SdkProvider[anthropic.AsyncAnthropic]):
     """A Provider over `POST {base_url}/v1/messages`."""
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        base_url: str | None = None,
-        timeout: float = 60.0,
-        max_concurrency: int = 4,
-        retry: RetryPolicy | None = None,
-        name: str = "anthropic",
-    ) -> None:
-        self.name = name
-        self._client = anthropic.AsyncAnthropic(
+    default_name = "anthropic"
+    errors = (anthropic.APIStatusError, anthropic.APIConnectionError)
+
+    def open_client(self, api_key: str, base_url: str | None, timeout: float) -> anthropic.AsyncAnthropic:
+        return anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0, open_telemetry=False
-        )
-        self._dispatcher = Dispatcher(
-            name, classify, max_concurrency=max_concurrency, policy=retry, secret=api_key
         )
 
     async def complete(self, request: ModelRequest) -> ModelReply:
@@ -143,7 +130,3 @@ class AnthropicMessagesProvider:
             ),
         )
         return read_reply(message)
-
-    async def aclose(self) -> None:
-        """Close the HTTP connections."""
-        await self._client.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from toolproof.model.result import FailureKind
 from toolproof.model.transcript import Usage
 
 Role = Literal["user", "assistant", "tool"]
@@ -74,10 +75,10 @@ class ModelReply:
 
 class ProviderError(Exception):
     """A provider could not answer (after its retries); the message says which provider and why. `kind` is the
-    failure class the run reports: "transport" (the model could not be reached), "config" (a script that has
+    failure class the run reports: `transport` (the model could not be reached), `config` (a script that has
     no answer for the request: the test is incomplete, no model failed)."""
 
-    def __init__(self, message: str, *, kind: str = "transport") -> None:
+    def __init__(self, message: str, *, kind: FailureKind = FailureKind.TRANSPORT) -> None:
         super().__init__(message)
         self.kind = kind
 

@@ -26,7 +26,7 @@ from openai.types.shared_params import FunctionDefinition
 
 from toolproof.model.transcript import Usage
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolSpec, ToolUse
-from toolproof.providers.retry import Dispatcher, RetryPolicy, sdk_classifier
+from toolproof.providers.sdk_provider import SdkProvider
 
 
 def wire_messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
@@ -108,27 +108,14 @@ def _arguments(where: str, function: Function) -> dict[str, Any]:
     return value
 
 
-classify = sdk_classifier(openai.APIStatusError, openai.APIConnectionError)
-
-
-class OpenAIChatProvider:
+class OpenAIChatProvider(SdkProvider[openai.AsyncOpenAI]):
     """A Provider over `POST {base_url}/chat/completions`."""
 
-    def __init__(
-        self,
-        *,
-        api_key: str,
-        base_url: str | None = None,
-        timeout: float = 60.0,
-        max_concurrency: int = 4,
-        retry: RetryPolicy | None = None,
-        name: str = "openai",
-    ) -> None:
-        self.name = name
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
-        self._dispatcher = Dispatcher(
-            name, classify, max_concurrency=max_concurrency, policy=retry, secret=api_key
-        )
+    default_name = "openai"
+    errors = (openai.APIStatusError, openai.APIConnectionError)
+
+    def open_client(self, api_key: str, base_url: str | None, timeout: float) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = wire_messages(request)
@@ -144,7 +131,3 @@ class OpenAIChatProvider:
             ),
         )
         return read_reply(completion, f"{self.name} model {request.model!r}")
-
-    async def aclose(self) -> None:
-        """Close the HTTP connections."""
-        await self._client.close()

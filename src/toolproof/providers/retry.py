@@ -48,7 +48,7 @@ class RetryPolicy:
 
 
 @dataclass(frozen=True)
-class Failure:
+class FailedAttempt:
     """A failed request as the retry logic sees it: the HTTP status (None when no answer came back), the
     server's message, and how long the server asked us to wait."""
 
@@ -61,7 +61,7 @@ class Failure:
         return self.status is None or self.status == 429 or self.status >= 500
 
 
-def backoff_delay(attempt: int, policy: RetryPolicy, failure: Failure, fraction: float) -> float:
+def backoff_delay(attempt: int, policy: RetryPolicy, failure: FailedAttempt, fraction: float) -> float:
     """Seconds to wait after failed attempt `attempt` (1-based); `fraction` in [0, 1) draws the jitter."""
     if failure.retry_after is not None:
         return min(max(failure.retry_after, 0.0), policy.max_retry_after)
@@ -112,24 +112,24 @@ def server_message(body: object, fallback: str) -> str:
 
 def sdk_classifier(
     status_error: type[Exception], connection_error: type[Exception]
-) -> Callable[[Exception], Failure | None]:
+) -> Callable[[Exception], FailedAttempt | None]:
     """A classifier for an official SDK's exceptions (the OpenAI and Anthropic SDKs share their shape): an
-    HTTP status error or a connection error as a Failure, anything else None."""
+    HTTP status error or a connection error as a FailedAttempt, anything else None."""
 
-    def classify(error: Exception) -> Failure | None:
+    def classify(error: Exception) -> FailedAttempt | None:
         if isinstance(error, status_error):
             failed: Any = error
             message = server_message(failed.body, failed.message)
-            return Failure(failed.status_code, message, parse_retry_after(failed.response.headers))
+            return FailedAttempt(failed.status_code, message, parse_retry_after(failed.response.headers))
         if isinstance(error, connection_error):
             cause = f" ({error.__cause__})" if error.__cause__ else ""
-            return Failure(None, f"{getattr(error, 'message', error)}{cause}")
+            return FailedAttempt(None, f"{getattr(error, 'message', error)}{cause}")
         return None
 
     return classify
 
 
-def describe(provider: str, model: str, failure: Failure, attempts: int, secret: str | None) -> str:
+def describe(provider: str, model: str, failure: FailedAttempt, attempts: int, secret: str | None) -> str:
     """The ProviderError message for `failure`: provider, model, status and server message, never `secret`."""
     what = f"HTTP {failure.status}" if failure.status is not None else "no response"
     message = failure.message
@@ -144,14 +144,14 @@ def describe(provider: str, model: str, failure: Failure, attempts: int, secret:
 class Dispatcher:
     """Sends a provider's requests: bounded concurrency, retries, and failures turned into ProviderError.
 
-    `classify` maps an exception raised by a send to a `Failure`, or to None when it is not a failure of
+    `classify` maps an exception raised by a send to a `FailedAttempt`, or to None when it is not a failure of
     the call (a bug), which then propagates unchanged.
     """
 
     def __init__(
         self,
         provider: str,
-        classify: Callable[[Exception], Failure | None],
+        classify: Callable[[Exception], FailedAttempt | None],
         *,
         max_concurrency: int = 4,
         policy: RetryPolicy | None = None,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from toolproof.model.result import FailureKind
 from toolproof.model.script import ScriptedStep, ScriptFile
 from toolproof.providers.base import Message, ModelReply, ModelRequest, ProviderError, ToolUse
 
@@ -70,8 +71,10 @@ class ScriptedProvider:
     def from_script(cls, script: ScriptFile, *, source: str = "script") -> ScriptedProvider:
         """The provider answering as `script` says (`source` names it in errors)."""
         replies = {
-            scenario: [[_reply(step, turn, index) for index, step in enumerate(item.steps)]
-                       for turn, item in enumerate(turns)]
+            scenario: [
+                [_reply(step, turn, index) for index, step in enumerate(item.steps)]
+                for turn, item in enumerate(turns)
+            ]
             for scenario, turns in script.scenarios.items()
         }
         return cls(replies, source=source)
@@ -88,7 +91,7 @@ class ScriptedProvider:
             known = ", ".join(repr(key) for key in self._scenarios) or "none"
             raise ProviderError(
                 f"{self._source}: no script for scenario {request.scenario!r} (scripted scenarios: {known})",
-                kind="config",
+                kind=FailureKind.CONFIG,
             )
         step = step_index(request.messages)
         steps = turns[request.turn] if 0 <= request.turn < len(turns) else []
@@ -96,6 +99,6 @@ class ScriptedProvider:
             raise ProviderError(
                 f"{self._source}: scenario {request.scenario!r} has no step {step} in turn {request.turn} "
                 f"(the script has {len(turns)} turn(s); this turn has {len(steps)} step(s))",
-                kind="config",
+                kind=FailureKind.CONFIG,
             )
         return steps[step]

@@ -1,9 +1,11 @@
 """Suite files as pytest collectors, and their cases as items.
 
 Each item runs its case through the engine as the commands do: a server case through `execute_case` (as
-`toolproof run`), an agent case through `check_runs` against the recorded runs paired with it (as
-`toolproof check --by-case --skip-judge`: judge checks are not evaluated). A document that does not load is
-a collection error naming its file, line and field; the file's other cases are still collected.
+`toolproof run`), an agent case through `check_case` against the recorded runs paired with it (as
+`toolproof check --by-case --skip-judge`: judge checks are not evaluated). A file's items are what
+`load.collect` gives the commands; pytest's own -k, --lf and -x select among them, and `--toolproof-shard`
+takes the commands' shard (`load/shards.py`). A document that does not load is a collection error naming
+its file, line and field; the file's other cases are still collected.
 """
 
 from __future__ import annotations
@@ -16,10 +18,8 @@ import anyio
 import pytest
 from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-from toolproof.load import load_file, skip_note
-from toolproof.load.agent_cases import load_agent_cases
+from toolproof.load import collect, skip_note
 from toolproof.load.dialects import dialect_of, holds_tests
-from toolproof.load.errors import LoadError
 from toolproof.load.yaml_source import Document, read_yaml
 from toolproof.model.result import CaseResult, Status
 from toolproof.model.scenario import AgentCase
@@ -42,31 +42,9 @@ class CaseFailed(Exception):
         self.secrets = frozenset(secrets)
 
 
-def load_path(path: Path) -> list[AnyCase | LoadError]:
-    """Every case and load error of one file in the order written: mcp-assert documents by `load_file`, the
-    documents of the agent dialects by `load_agent_cases` (which leaves mcp-assert documents alone)."""
-    source = read_yaml(path)
-    server = {document.index for document in source.documents if _kind(document) == "server"}
-    if len(server) == len(source.documents):
-        return list(load_file(path))
-    items: list[AnyCase | LoadError] = [
-        item
-        for item in load_file(path)
-        if isinstance(item, Case) or (item.document in server and item not in source.errors)
-    ]
-    cases, errors = load_agent_cases([path])
-    return sorted([*items, *cases, *errors], key=_position)
-
-
 def _kind(document: Document) -> str | None:
     dialect = dialect_of(document)
     return None if dialect is None else dialect.kind
-
-
-def _position(item: AnyCase | LoadError) -> tuple[int, int]:
-    if isinstance(item, LoadError):
-        return item.line, item.column
-    return item.source.line, item.source.column
 
 
 class SuiteFile(pytest.File):
@@ -90,7 +68,8 @@ class SuiteFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         here = Path.cwd()  # cases name their file as `toolproof run` would: relative to where it runs
         written = self.path.relative_to(here) if self.path.is_relative_to(here) else self.path
-        entries = cast("list[AnyCase | Broken]", by_document(load_path(written)))
+        collected = collect([written], kind="any")  # the commands' collection; pytest selects (-k, --lf, -x)
+        entries = cast("list[AnyCase | Broken]", by_document(collected.items))
         cases = [entry for entry in entries if not isinstance(entry, tuple)]
         keys = [(self.path.as_posix(), (case.source.line, case.source.column), case.name) for case in cases]
         names = iter(unique_names(keys))

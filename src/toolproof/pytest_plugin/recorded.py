@@ -31,7 +31,7 @@ class RecordedRuns:
 
     def check(self, case: AgentCase) -> list[CaseResult]:
         """The case's results against its runs, one per run (as `check --by-case`); a skip without one."""
-        from toolproof.run.trace_suite import check_runs
+        from toolproof.run.trace_suite import Clocks, check_case
 
         pairs = self._paired()
         if self._problem is not None:
@@ -41,7 +41,7 @@ class RecordedRuns:
         index = next(number for number, each in enumerate(self.cases) if each is case)
         zone = datetime.now().astimezone().tzinfo
         assert zone is not None
-        return check_runs([case], [], {0: pairs[index]}, zone, None, by_case=True)
+        return check_case(case, pairs[index], Clocks(zone), by_case=True)
 
     def _paired(self) -> dict[int, list[Transcript]]:
         if self._pairs is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.load.shards import Shard, shard_key
+from toolproof.load.shards import Shard, take_shard
 
 EMPTIED = pytest.StashKey[str]()
 
@@ -25,7 +25,9 @@ def keep_shard(config: pytest.Config, items: list[pytest.Item]) -> None:
     except SelectionError as error:
         raise pytest.UsageError(f"toolproof: {error}") from None
     ours = [item for item in items if isinstance(item, (ServerCaseItem, AgentCaseItem))]
-    dropped = [item for item in ours if not shard.holds(shard_key(item.case.source.file, item.case.name))]
+    taken, _ = take_shard([item.case for item in ours], shard)  # the commands' shard stage
+    kept = set(map(id, taken))
+    dropped = [item for item in ours if id(item.case) not in kept]
     if not dropped:
         return
     gone = set(map(id, dropped))

@@ -8,9 +8,8 @@ dropped; cases that did not run keep their entry, as pytest's cache does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TextIO
 
 from toolproof.core.writing import ignored_directory, warn, write_atomic
 from toolproof.model.events import Event, RunFinished
@@ -18,7 +17,6 @@ from toolproof.model.result import Status
 
 STATE_DIR = Path(".toolproof")
 LAST_FAILED = "lastfailed.json"
-T = TypeVar("T")
 
 
 def last_failed(directory: Path = STATE_DIR) -> set[str]:
@@ -29,22 +27,6 @@ def last_failed(directory: Path = STATE_DIR) -> set[str]:
         return set()
     failed = document.get("failed") if isinstance(document, dict) else None
     return {item for item in failed if isinstance(item, str)} if isinstance(failed, list) else set()
-
-
-def prioritise(
-    items: Sequence[T], node_id: Callable[[T], str | None], failed: set[str], *, only: bool
-) -> list[T]:
-    """With `only`, the items that failed last time (all of them when none of them did); else every item,
-    those that failed last time first. Items without a node id (load errors) always stay, in place."""
-    if not failed:
-        return list(items)
-    hit = [item for item in items if node_id(item) in failed]
-    if not hit:
-        return list(items)
-    rest = [item for item in items if node_id(item) not in failed]
-    if only:
-        return [item for item in items if node_id(item) is None or node_id(item) in failed]
-    return [*hit, *rest]
 
 
 class LastFailedWriter:

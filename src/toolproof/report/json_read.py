@@ -58,6 +58,7 @@ def _result(entry: dict[str, Any]) -> CaseResult:
         steps=tuple(Step(**step) for step in entry.get("steps", [])),
         protocol=entry.get("protocol"),
         warnings=tuple(entry.get("warnings", ())),
+        details=dict(entry.get("details") or {}),
     )
 
 

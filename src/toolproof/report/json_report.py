@@ -22,6 +22,7 @@ from toolproof.report.baseline import Entry, compare
 from toolproof.report.describe import capped, case_ids, jsonable
 from toolproof.report.gate import pass_percentage
 from toolproof.report.reliability import reliability
+from toolproof.report.run_notes import RunNotes
 from toolproof.report.summary import Summary
 
 if TYPE_CHECKING:
@@ -64,12 +65,14 @@ class JsonReport:
         self._title = title or "toolproof"
         self._titled = title is not None
         self._settings: dict[str, object] = {}
+        self._notes = RunNotes()
 
     def handle(self, event: Event) -> None:
         if isinstance(event, RunStarted):
             self._settings = dict(event.settings)
             if not self._titled:
                 self._title = event.title
+        self._notes.note(event)
         if isinstance(event, RunFinished):
             self._write(self.render(event))
 
@@ -109,6 +112,7 @@ class JsonReport:
                 if found
                 else None,
                 "baseline": self._comparison(event.results),
+                **self._notes.as_dict(self._scrub),
                 "results": [
                     self._result(result, node_id)
                     for result, node_id in zip(event.results, case_ids(event.results), strict=True)
@@ -145,6 +149,8 @@ class JsonReport:
             entry["shared_server"] = result.shared_server
         if result.protocol is not None:  # the protocol revision spoken with the case's server
             entry["protocol"] = result.protocol
+        if result.details:  # what a probe adds to its results (conformance: the official scenarios)
+            entry["details"] = self._scrub.value(jsonable(result.details))
         if result.trials is not None:  # only on the one result that stands for several trials
             stats = result.trials
             entry["trials"] = {

@@ -21,6 +21,7 @@ from toolproof.report.describe import (
     unique_names,
 )
 from toolproof.report.reliability import reliability
+from toolproof.report.run_notes import RunNotes
 from toolproof.report.summary import Summary
 
 # Everything XML 1.0 forbids: C0 controls but tab, newline and CR; surrogates; U+FFFE and U+FFFF.
@@ -47,8 +48,10 @@ class JUnitReport:
         self._path = path
         self._scrub = Scrubber(secrets)
         self._stderr = stderr
+        self._notes = RunNotes()
 
     def handle(self, event: Event) -> None:
+        self._notes.note(event)
         if isinstance(event, RunFinished):
             write_best_effort(self._path, self.render(event), stderr=self._stderr)
 
@@ -72,6 +75,10 @@ class JUnitReport:
                 )
             for result, name in cases:
                 self._testcase(suite, result, display_name(result, numbered=numbered, label=name))
+        if notes := self._notes.lines():  # the run's own notes: a suite of no case, named for the run
+            run = ET.SubElement(root, "testsuite", name="toolproof run")
+            _counts(run, [], 0.0)
+            ET.SubElement(run, "system-out").text = self._text("\n".join(notes))
         ET.indent(root)
         return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

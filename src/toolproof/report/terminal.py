@@ -10,8 +10,18 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, TextIO
 
 from toolproof.core.sanitize import Scrubber
-from toolproof.core.writing import silence
-from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
+from toolproof.core.writing import silence, warn
+from toolproof.model.events import (
+    CaseFinished,
+    CaseStarted,
+    Event,
+    LoadFailed,
+    RunFinished,
+    RunStarted,
+    RunStopped,
+    TrialFinished,
+    Warned,
+)
 from toolproof.model.result import CaseResult, Status, TrialStats
 from toolproof.report.describe import (
     case_ids,
@@ -149,6 +159,7 @@ class TerminalReport:
         self._marks = colour and _can_encode(out, "".join(_MARKS.values()) + _WARNED[0])
         self._indent = " " * (2 if self._marks else _WORD_WIDTH + 1)
         self._status = _status_line(err) if environ.get("TERM") != "dumb" and _isatty(err) else None
+        self._err = err
         self._verbosity = verbosity
         self._scrub = Scrubber(secrets)
         self._order: InOrder[tuple[CaseResult, float | None]] = InOrder()  # each with its wall time
@@ -179,7 +190,29 @@ class TerminalReport:
             self._emit(self._order.rest())
             self._end(event)
             return
+        else:
+            self._note(event)
         self._show_status()
+
+    def _note(self, event: Event) -> None:
+        """Warnings and load failures on stderr as they come; a stop, and in verbose mode each trial's
+        verdict, among the cases."""
+        if self._status:
+            self._status.clear()
+        if isinstance(event, Warned):
+            warn(self._scrub(event.message), self._err)
+        elif isinstance(event, LoadFailed):
+            for problem in event.problems:
+                warn(self._scrub(f"load error: {problem}"), self._err)
+        elif isinstance(event, RunStopped):
+            text = f"stopped {self._line(event.reason)}; {event.unfinished} of {self._total} cases not run"
+            self._out.line([(text, "yellow")])
+            self._printed = True
+        elif isinstance(event, TrialFinished) and self._verbosity >= Verbosity.VERBOSE:
+            result = event.result
+            text = f"trial {event.trial}/{event.trials} of {self._line(result.name)}: {result.status.value}"
+            self._out.line([(text, "dim")])
+            self._printed = True
 
     def _emit(self, results: Iterable[tuple[CaseResult, float | None]]) -> None:
         for line in (line for result, wall in results for line in self._case(result, wall)):

@@ -8,13 +8,13 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
+    from toolproof.load.collect import Collected
     from toolproof.load.project_file import ProjectConfig, ProviderSettings
-    from toolproof.load.shards import Shard, Sharded
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.model.scenario import AgentCase
@@ -27,7 +27,7 @@ DEFAULT_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
-class AgentSettings:
+class ModelFlags:
     """A model's settings as flags give them (None: the project file's, else the default)."""
 
     provider: str | None = None
@@ -42,10 +42,10 @@ class AgentSettings:
 class EvalRequest:
     """Everything `toolproof eval` is asked to do; None means "as the project file says, else default"."""
 
-    paths: Sequence[Path]
+    collect: Callable[[frozenset[Path]], Collected[AgentCase]]  # the cases (`load/collect.py`), less files
     config: Path | None = None
-    agent: AgentSettings = field(default_factory=AgentSettings)
-    judge: AgentSettings = field(default_factory=AgentSettings)
+    agent: ModelFlags = field(default_factory=ModelFlags)
+    judge: ModelFlags = field(default_factory=ModelFlags)
     skip_judge: bool = False
     servers: Sequence[str] = ()
     target: Path | None = None
@@ -58,38 +58,23 @@ class EvalRequest:
     timeout_s: float | None = None
     fixture: Path | None = None
     jobs: int | None = None
-    select: str | None = None
     environ: Mapping[str, str] | None = None
-    order: Callable[[list[Any]], list[Any]] | None = None  # e.g. failed-last-time first (--ff, --lf)
     maxfail: int = 0
-    shard: Shard | None = None  # --shard K/N: only the cases of this shard
     max_rps: Mapping[str, float] | None = None  # --max-rps: requests a second per provider kind ("*": any)
-    finished: frozenset[str] | None = None  # --resume: ids of the cases a stopped run finished; not run again
     protocol: Protocol = "legacy"  # --protocol, as the SDK's connection mode
-
-
-@dataclass(frozen=True)
-class Selected:
-    """How the cases that run were chosen, for the reports: the shard taken, and under --resume the ids of
-    every case of the run (finished or not) in run order."""
-
-    sharded: Sharded | None = None
-    order: tuple[str, ...] | None = None
 
 
 def run_eval(
     request: EvalRequest,
-    sink_for: Callable[[frozenset[str], Selected], Sink],
+    sink_for: Callable[[frozenset[str], Collected[AgentCase]], Sink],
     *,
     handle_signals: bool,
 ) -> list[CaseResult] | Interrupted:
-    """Load, plan and run every case of the request; `sink_for(secrets, selected)` gives the reports' sink.
+    """Collect (`request.collect`), plan and run every case of the request; `sink_for(secrets, collected)`
+    gives the reports' sink.
     Raises UsageError for a problem that stops the run before anything runs."""
     import anyio
 
-    from toolproof.load import LoadError, SelectionError, run_order, take_shard, unfinished
-    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
-    from toolproof.load.walk import files_under
     from toolproof.run.agent_plan import Plan, plan_cases
     from toolproof.run.agent_suite import EvalOptions, run_agent_suite
     from toolproof.run.eval_setup import SetupError, make_judge, make_providers, run_secrets
@@ -102,30 +87,8 @@ def run_eval(
     project, project_path = _project(request.config)
     target = _fallback_target(request, project)
     settings = {path.resolve() for path in _settings_files(request, project, project_path)}
-    try:
-        files = [
-            path
-            for given in request.paths
-            for path in files_under(Path(given), CASE_SUFFIXES)
-            if path.resolve() not in settings
-        ]
-    except FileNotFoundError as error:
-        raise UsageError(f"{error.args[0]}: no such file or directory") from None
-    cases, errors = load_agent_cases(files)
-    try:
-        cases = _selected(cases, request.select)
-    except SelectionError as error:
-        raise UsageError(str(error)) from None
-    both: list[AgentCase | LoadError] = [*errors, *cases]
-    taken, sharded = take_shard(both, request.shard)
-    order = None
-    if request.finished is not None:
-        order = run_order(taken)
-        taken = unfinished(taken, request.finished)
-    errors = [item for item in taken if isinstance(item, LoadError)]
-    cases = [item for item in taken if not isinstance(item, LoadError)]
-    if request.order is not None:
-        cases = request.order(cases)
+    collected = request.collect(frozenset(settings))
+    errors, cases = collected.errors, collected.cases
     agent = request.agent
     flags = {
         "provider": agent.provider,
@@ -184,7 +147,7 @@ def run_eval(
         secrets=frozenset(run_secrets(planned, environ, judge_settings.api_key_env)),
     )
     jobs = request.jobs or project.jobs or os.cpu_count() or 2
-    sink = sink_for(options.secrets, Selected(sharded, order))
+    sink = sink_for(options.secrets, collected)
 
     async def main() -> list[CaseResult]:
         try:
@@ -242,14 +205,6 @@ def _settings_files(request: EvalRequest, project: ProjectConfig, path: Path | N
     return [each for each in found if each is not None]
 
 
-def _selected(cases: list[Any], pattern: str | None) -> list[Any]:
-    """The cases whose node id (`file::name`) matches `pattern`, as `toolproof run -k` selects."""
-    from toolproof.load import select
-
-    chosen: list[Any] = select(cases, pattern)
-    return chosen
-
-
 def _servers(given: Sequence[str]) -> dict[str, ServerConfig]:
     """`--server [NAME=]CMD` values as stdio servers (named server, server2, ... when unnamed)."""
     from toolproof.model.server_config import ServerConfig
@@ -268,7 +223,7 @@ def _servers(given: Sequence[str]) -> dict[str, ServerConfig]:
     return found
 
 
-def _judge_settings(flags: AgentSettings, project: ProjectConfig) -> ProviderSettings:
+def _judge_settings(flags: ModelFlags, project: ProjectConfig) -> ProviderSettings:
     """The judge's settings: the project file's `judge:` with the judge flags over it."""
     from toolproof.load.project_file import ProviderSettings
 

@@ -23,14 +23,14 @@ import anyio
 
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import Evaluation
-from toolproof.check.stop import recorded_stop, with_recorded_stop, with_stop
+from toolproof.check.stop import with_stop
 from toolproof.check.trials import combine_trials
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import write_best_effort
 from toolproof.load.errors import LoadError
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.process import reap_strays
-from toolproof.model.events import Sink
+from toolproof.model.events import Sink, TrialFinished
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
@@ -39,7 +39,7 @@ from toolproof.providers.base import Provider
 from toolproof.run.agent_plan import AgentSpec, Plan, Unplannable
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.judging import JudgeModel, evaluate_judged
-from toolproof.run.load_errors import Broken, by_document, load_error_result
+from toolproof.run.load_errors import Broken, by_document, met_load_error
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.sources.agent.cassette import (
     Cassette,
@@ -95,7 +95,7 @@ async def run_agent_suite(
 
     async def execute(item: Plan | Unplannable | Broken, slot: Slot) -> CaseResult:
         if isinstance(item, tuple):
-            return load_error_result(*item)
+            return met_load_error(sink, item)
         if isinstance(item, Unplannable):
             return unplannable_result(item)
         if options.trials == 1:
@@ -104,7 +104,8 @@ async def run_agent_suite(
 
         async def one(number: int) -> None:
             async with trial_slots:
-                trials[number - 1] = await run_trial(item, options, number)
+                trials[number - 1] = trial = await run_trial(item, options, number)
+            sink.handle(TrialFinished(trial.result, number, options.trials))
 
         async with anyio.create_task_group() as group:
             for number in range(1, options.trials + 1):
@@ -163,7 +164,7 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
     stderr: list[str] = []
     try:
         with anyio.fail_after(options.server.timeout_s):
-            run, stop = await _play(plan, options, cassette, stderr)
+            run = await _play(plan, options, cassette, stderr)
         now = datetime.now().astimezone()
         assert now.tzinfo is not None
         judge = _judge(options, cassette)
@@ -182,34 +183,32 @@ async def run_trial(plan: Plan, options: EvalOptions, trial: int) -> Trial:
         return Trial(verdict(Status.ERROR, Failure(kind=FailureKind.CONFIG, message=f"cassette: {error}")))
     if options.save_traces is not None:
         _save_trace(options.save_traces, case, trial, run, options.secrets)
-    result = with_stop(evaluation.case_result(trial=trial), stop)
+    result = with_stop(evaluation.case_result(trial=trial), run)
     failed = result.status in (Status.FAIL, Status.ERROR)
     timed = result.model_copy(
         update={
             "duration_s": time.perf_counter() - started,
             "stderr": "".join(stderr) if failed else "",
-            "phases": {"agent": run.metadata.get("duration_ms", 0.0) / 1000},
+            "phases": {"agent": (run.duration_ms or 0.0) / 1000},
             "steps": run_steps(evaluation),
         }
     )
-    return Trial(timed, evaluation if stop is None else None)
+    return Trial(timed, evaluation if run.stop is None else None)
 
 
 async def _play(
     plan: Plan, options: EvalOptions, cassette: Cassette | None, stderr: list[str]
-) -> tuple[Transcript, Failure | None]:
-    """Run the case once (over HTTP when it names a target, else through the agent loop): the run, and why it
-    stopped early. Raises CassetteError when the cassette does not hold a request."""
+) -> Transcript:
+    """Run the case once (over HTTP when it names a target, else through the agent loop): the run, which
+    records why it stopped early. Raises CassetteError when the cassette does not hold a request."""
     case = plan.case
     target = case_target(case)
     if target is not None:
         through = _http_sender(options, cassette)
-        sent = await run_http_target(case, target, environ=options.server.environ, through=through)
-        return with_recorded_stop(sent.transcript, sent.failure), sent.failure
+        return await run_http_target(case, target, environ=options.server.environ, through=through)
     provider = _provider(plan, options, cassette)
     async with _tool_host(plan, options, cassette, stderr) as host:
-        run = await run_conversation(case.id or case.name, _users(case), provider, host, _settings(plan))
-    return run, recorded_stop(run)
+        return await run_conversation(case.id or case.name, _users(case), provider, host, _settings(plan))
 
 
 def _provider(plan: Plan, options: EvalOptions, cassette: Cassette | None) -> Provider:
@@ -311,5 +310,3 @@ async def _tool_host(
 def case_target(case: AgentCase) -> HttpTarget | None:
     """The HTTP endpoint the case is sent to instead of the agent loop, if it names one."""
     return case.target
-
-

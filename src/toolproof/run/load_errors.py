@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from toolproof.load.errors import LoadError
+from toolproof.model.events import LoadFailed, Sink
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 
 T = TypeVar("T")
@@ -33,6 +34,14 @@ def load_error_result(error: LoadError, *more: LoadError) -> CaseResult:
             details={"field": error.field, "fields": [problem.field for problem in problems]},
         ),
     )
+
+
+def met_load_error(sink: Sink, broken: Broken) -> CaseResult:
+    """A document that did not load, met by the run: told to `sink` as a `LoadFailed` at once, then
+    its result in its place."""
+    first = broken[0]
+    sink.handle(LoadFailed(first.file, first.line, tuple(str(error) for error in broken)))
+    return load_error_result(*broken)
 
 
 def by_document(items: Sequence[T | LoadError]) -> list[T | Broken]:

@@ -84,14 +84,20 @@ def make_provider(config: ProviderConfig, environ: Mapping[str, str] | None = No
         with _sdk_of(config.kind):
             from toolproof.providers.openai_chat import OpenAIChatProvider
         return OpenAIChatProvider(
-            api_key=key, base_url=config.base_url, timeout=config.timeout,
-            max_concurrency=config.max_concurrency, retry=retry,
+            api_key=key,
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_concurrency=config.max_concurrency,
+            retry=retry,
         )
     with _sdk_of(config.kind):
         from toolproof.providers.anthropic_messages import AnthropicMessagesProvider
     return AnthropicMessagesProvider(
-        api_key=key, base_url=config.base_url, timeout=config.timeout,
-        max_concurrency=config.max_concurrency, retry=retry,
+        api_key=key,
+        base_url=config.base_url,
+        timeout=config.timeout,
+        max_concurrency=config.max_concurrency,
+        retry=retry,
     )
 
 

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 import anyio
 
-from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, Sink
+from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, RunStopped, Sink
 from toolproof.model.result import CaseResult, Status
 
 T = TypeVar("T")
@@ -43,7 +43,7 @@ class Slot:
 
 async def run_all(
     items: Sequence[T],
-    execute: Callable[[T, Slot], Awaitable[CaseResult]],
+    execute: Callable[[T, Slot], Awaitable[CaseResult | list[CaseResult]]],
     name_of: Callable[[T], str],
     *,
     jobs: int,
@@ -60,28 +60,36 @@ async def run_all(
     idle. When the run is cancelled, the cases that finished are still reported (RunFinished) before it
     ends. With `maxfail`, the run stops (cases in progress are cancelled, the rest never start) once that
     many cases have failed or errored. With `turn`, an item waits for its turn (held while it runs, e.g.
-    `run/side_by_side.py`) before it takes a slot.
+    `run/side_by_side.py`) before it takes a slot. An item may give several results (a recorded run's checks,
+    `run/trace_suite.py`): each is reported under the item's index, so that their reports keep their order
+    such items run with one job; it counts as one failed case when any of them failed.
     """
     total = len(items)
-    results: list[CaseResult | None] = [None] * total
+    results: list[list[CaseResult] | None] = [None] * total
     limiter = anyio.CapacityLimiter(max(1, jobs))
     alive = anyio.Semaphore(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
+    stop = "when cancelled"  # what ends a run early unless --maxfail does: a stop signal, a time limit
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
-        nonlocal failed
+        nonlocal failed, stop
         try:
             async with turn(item) if turn else nullcontext(), Slot(limiter) as slot:
+                if group.cancel_scope.cancel_called:
+                    return  # the run stopped (--maxfail) while this case waited for its slot: never started
                 sink.handle(CaseStarted(name=name_of(item), index=index, total=total))
-                result = await execute(item, slot)
+                given = await execute(item, slot)
         finally:
             alive.release()
-        results[index] = result
-        sink.handle(CaseFinished(result=result, index=index, total=total))
-        failed += result.status in (Status.FAIL, Status.ERROR)
+        found = [given] if isinstance(given, CaseResult) else given
+        results[index] = found
+        for result in found:
+            sink.handle(CaseFinished(result=result, index=index, total=total))
+        failed += any(result.status in (Status.FAIL, Status.ERROR) for result in found)
         if maxfail and failed >= maxfail:
+            stop = f"after {failed} failure{'' if failed == 1 else 's'} (-x/--maxfail)"
             group.cancel_scope.cancel()
 
     try:
@@ -89,8 +97,15 @@ async def run_all(
             for index in start_order(items, expected_s if jobs > 1 else None):
                 await alive.acquire()  # a case's task exists only once it may start: memory stays flat
                 group.start_soon(one, index, items[index])
+    except BaseException as error:
+        if not isinstance(error, anyio.get_cancelled_exc_class()):
+            stop = f"by {type(error).__name__}" + (f": {error}" if str(error) else "")
+        raise
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
-        done = [result for result in results if result is not None]
+        done = [result for found in results if found is not None for result in found]
+        finished = sum(found is not None for found in results)
+        if finished < total:
+            sink.handle(RunStopped(stop, total - finished))
         sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
     return done
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from toolproof.sources.server import ServerExchange
 
 
-class Verdict(Protocol):
+class ResultMaker(Protocol):
     def __call__(
         self,
         status: Status,
@@ -67,7 +67,7 @@ async def execute_case(
         return CaseResult(
             name=case.name,
             file=case.source.file,
-            line=case.source.expect_lines.get(failure.check or "", case.source.line)
+            line=case.source.expect_lines.get((failure.check or "").split(".")[0], case.source.line)  # task.*
             if failure
             else case.source.line,
             status=status,
@@ -109,7 +109,7 @@ async def execute_case(
 
 
 def _judged(
-    verdict: Verdict,
+    verdict: ResultMaker,
     block: Block,
     expect: Expect,
     exchange: ServerExchange,

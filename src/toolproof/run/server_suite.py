@@ -10,11 +10,11 @@ import anyio
 
 from toolproof.check.trials import combine
 from toolproof.load.errors import LoadError
-from toolproof.model.events import Sink
+from toolproof.model.events import Sink, TrialFinished
 from toolproof.model.result import CaseResult
 from toolproof.model.server_case import Case, TrajectoryBlock
 from toolproof.run.fixture import isolated_fixture
-from toolproof.run.load_errors import Broken, by_document, load_error_result
+from toolproof.run.load_errors import Broken, by_document, met_load_error
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
 from toolproof.sources.options import ServerOptions
@@ -52,7 +52,7 @@ async def run_server_suite(
 
     async def execute(item: Case | Broken, slot: Slot) -> CaseResult:
         if not isinstance(item, Case):
-            return load_error_result(*item)
+            return met_load_error(sink, item)
         if trials == 1:
             return await execute_case(item, options, on_waiting=slot.release, reuse=reuse)
         done: list[CaseResult | None] = [None] * trials
@@ -60,7 +60,8 @@ async def run_server_suite(
 
         async def one(number: int) -> None:
             async with one_by_one or nullcontext(), trial_slots:
-                done[number - 1] = await execute_case(item, options, trial=number, reuse=reuse)
+                done[number - 1] = result = await execute_case(item, options, trial=number, reuse=reuse)
+            sink.handle(TrialFinished(result, number, trials))
 
         async with anyio.create_task_group() as group:
             for number in range(1, trials + 1):

@@ -3,19 +3,16 @@ zone and moment date expressions see. A problem that stops it before anything is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
-    from toolproof.load.errors import LoadError
-    from toolproof.model.scenario import AgentCase
-    from toolproof.model.transcript import Transcript
+    from toolproof.model.transcript import Platform, Transcript
 
-Platform = Literal["custom", "n8n", "flowise"]
 TRACE_SUFFIXES = frozenset({".json", ".jsonl", ".ndjson"})
 
 
@@ -51,13 +48,17 @@ def read_runs(
     """Every run of the trace files, and the files (resolved); in a directory, files of no trace format are
     skipped with a note."""
     from toolproof.core.writing import warn
-    from toolproof.load.walk import files_under
+    from toolproof.load.walk import SuiteNotFound, walk
     from toolproof.sources.traces import TraceError, UnknownFormat, read_traces
 
     runs: list[Transcript] = []
     files: set[Path] = set()
     for given in paths:
-        for path in _files_under(given, TRACE_SUFFIXES, files_under):
+        try:
+            found = walk([given], TRACE_SUFFIXES)
+        except SuiteNotFound as missing:
+            raise UsageError(str(missing)) from None
+        for path in found:
             files.add(path.resolve())
             try:
                 runs.extend(read_traces(path, platform=platform, response_path=response_path))
@@ -70,40 +71,19 @@ def read_runs(
     return runs, files
 
 
-def _files_under(
-    given: Path, suffixes: frozenset[str], walk: Callable[[Path, frozenset[str]], list[Path]]
-) -> list[Path]:
-    try:
-        return walk(given, suffixes)
-    except FileNotFoundError as error:
-        raise UsageError(f"{error.args[0]}: no such file or directory") from None
-
-
-def agent_cases(paths: Sequence[Path], recorded: set[Path]) -> tuple[list[AgentCase], list[LoadError]]:
-    """The agent cases of the case paths, leaving out the trace files read as runs, and JSON files found
-    beside the cases that hold a recorded run rather than a case (skipped with a note)."""
-    from toolproof.core.writing import warn
-    from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
-    from toolproof.load.walk import files_under
+def recorded_run(path: Path) -> str | None:
+    """For a file found among the cases: the note to skip it with when it holds a recorded run rather than a
+    case (a JSON trace with no agent case in it), else None."""
+    from toolproof.load.dialects import dialect_of
+    from toolproof.load.yaml_source import read_yaml
     from toolproof.sources.traces import TraceError, read_traces
 
-    named = {path.resolve() for path in paths}
-    files = [
-        path
-        for given in paths
-        for path in _files_under(given, CASE_SUFFIXES, files_under)
-        if path.resolve() not in recorded
-    ]
-    cases, errors = load_agent_cases(files)
-    unread = {error.file.resolve() for error in errors}
-    traces: set[Path] = set()
-    for path in files:
-        resolved = path.resolve()
-        if resolved in unread and resolved not in named and path.suffix.lower() in TRACE_SUFFIXES:
-            try:
-                read_traces(path)
-            except TraceError:
-                continue
-            warn(f"{path}: skipped, a recorded run rather than a case (give it to --trace to check it)")
-            traces.add(resolved)
-    return cases, [error for error in errors if error.file.resolve() not in traces]
+    if path.suffix.lower() not in TRACE_SUFFIXES:
+        return None
+    if any(dialect_of(document, "agent") for document in read_yaml(path).documents):
+        return None
+    try:
+        read_traces(path)
+    except TraceError:
+        return None
+    return f"{path}: skipped, a recorded run rather than a case (give it to --trace to check it)"

@@ -1,4 +1,5 @@
-"""Recorded agent runs checked against agent cases, without running anything (`toolproof check`).
+"""Recorded agent runs checked against agent cases, without running anything (`toolproof check`), case by
+case through the scheduler (`run/scheduler.py`), as `run` and `eval` run theirs.
 
 Each case is checked against the runs recorded for it: runs that name its scenario (id or name); else runs
 whose first user message is the case's; else every run that names no scenario and matched no case by its
@@ -9,20 +10,24 @@ run's recorded start time unless a fixed moment is given. Imports nothing of the
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
+import anyio
+
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
-from toolproof.check.stop import recorded_stop, with_stop
+from toolproof.check.stop import with_stop
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import warn
 from toolproof.load.errors import LoadError
+from toolproof.model.events import Sink
 from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
-from toolproof.run.load_errors import load_error_results
+from toolproof.run.load_errors import Broken, by_document, load_error_result
+from toolproof.run.scheduler import Slot, run_all
 
 
 def pair(cases: Sequence[AgentCase], runs: Sequence[Transcript]) -> dict[int, list[Transcript]]:
@@ -56,12 +61,12 @@ def has_judge(case: AgentCase) -> bool:
 
 
 @dataclass
-class _Clocks:
+class Clocks:
     """The moment expressions such as TODAY see for each run: `fixed` (--now), else the run's recorded
     start, else the time of the check."""
 
     zone: tzinfo
-    fixed: datetime | None
+    fixed: datetime | None = None
     started: float = field(default_factory=time.time)
 
     def for_run(self, each: Transcript) -> datetime:
@@ -75,51 +80,60 @@ class _Clocks:
         return datetime.fromtimestamp(self.started, self.zone)
 
 
-def check_runs(
-    cases: Sequence[AgentCase],
-    errors: Sequence[LoadError],
-    pairs: dict[int, list[Transcript]],
-    zone: tzinfo,
-    now: datetime | None,
+async def check_suite(
+    items: Sequence[AgentCase | LoadError],
+    runs_of: Callable[[AgentCase], list[Transcript]],
+    clocks: Clocks,
     *,
     by_case: bool,
+    sink: Sink,
+    maxfail: int = 0,
 ) -> list[CaseResult]:
-    """Every case's results against its runs (`pairs`), after one result per document that did not load: one
-    result per check (`by_case`: per case and run), a skip for a case with no run. A run that recorded an
-    early stop fails however its checks went, as it did when it was observed."""
-    results = load_error_results(errors)
-    clocks = _Clocks(zone, now)
-    for index, case in enumerate(cases):
-        runs = pairs[index]
-        if case.skip or not runs:
-            reason = "skip: true in the case" if case.skip else "no recorded run for this case"
-            results.append(
-                CaseResult(
-                    name=case.name,
-                    file=case.source.file,
-                    line=case.source.line,
-                    status=Status.SKIP,
-                    reason=reason,
-                )
-            )
+    """Every case checked against its runs (`runs_of`), one ERROR result per document that did not load, in
+    their order, through the scheduler: each case's results are reported as it is checked, and with
+    `maxfail` the cases after that many failed ones are never checked."""
+
+    async def execute(item: AgentCase | Broken, slot: Slot) -> list[CaseResult]:
+        await anyio.sleep(0)  # a case at a time: reports see it, a stop cancels the next
+        if not isinstance(item, AgentCase):
+            return [load_error_result(*item)]
+        return check_case(item, runs_of(item), clocks, by_case=by_case)
+
+    def name_of(item: AgentCase | Broken) -> str:
+        return item.name if isinstance(item, AgentCase) else item[0].case_name
+
+    entries = by_document(items)
+    title = "toolproof check"
+    return await run_all(entries, execute, name_of, jobs=1, sink=sink, title=title, maxfail=maxfail)
+
+
+def check_case(
+    case: AgentCase, runs: Sequence[Transcript], clocks: Clocks, *, by_case: bool
+) -> list[CaseResult]:
+    """A case's results against its runs: one result per check (`by_case`: per run), a skip for a case with
+    no run. A run that recorded an early stop fails however its checks went, as it did when it was
+    observed."""
+    if case.skip or not runs:
+        reason = "skip: true in the case" if case.skip else "no recorded run for this case"
+        where = {"file": case.source.file, "line": case.source.line}
+        return [CaseResult(name=case.name, status=Status.SKIP, reason=reason, **where)]
+    results: list[CaseResult] = []
+    for label, each in zip(run_labels(runs), runs, strict=True):
+        named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
+        evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), clocks.zone))
+        for warning in evaluation.warnings:
+            warn(f"{case.source.file}: {case.name}: {warning}")
+        stop = each.stopped
+        steps = {"steps": run_steps(evaluation)}
+        if by_case:
+            results.append(with_stop(evaluation.case_result(), each).model_copy(update=steps))
             continue
-        for label, each in zip(run_labels(runs), runs, strict=True):
-            named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
-            evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), zone))
-            for warning in evaluation.warnings:
-                warn(f"{case.source.file}: {case.name}: {warning}")
-            stop = recorded_stop(each)
-            steps = {"steps": run_steps(evaluation)}
-            if by_case:
-                results.append(with_stop(evaluation.case_result(), stop).model_copy(update=steps))
-            else:
-                results.extend(each.model_copy(update=steps) for each in evaluation.assertion_results())
-                if not evaluation.outcomes:
-                    where = {"file": case.source.file, "line": case.source.line}
-                    results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK,
-                                              **where))
-                if stop is not None:
-                    results.append(_stopped(named, stop))
+        results.extend(result.model_copy(update=steps) for result in evaluation.assertion_results())
+        if not evaluation.outcomes:
+            where = {"file": case.source.file, "line": case.source.line}
+            results.append(CaseResult(name=named.name, status=Status.SKIP, reason=NOTHING_TO_CHECK, **where))
+        if stop is not None:
+            results.append(_stopped(named, stop))
     return results
 
 

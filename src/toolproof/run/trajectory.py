@@ -14,9 +14,9 @@ from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_case import Case, TrajectoryBlock
-from toolproof.model.transcript import ToolCall, Transcript, Turn
+from toolproof.model.transcript import ToolCall, Transcript
 from toolproof.run.skip import skip_reason
-from toolproof.sources.traces.audit_log import parse_audit_log
+from toolproof.sources.traces.audit_log import calls_only, parse_audit_log
 
 if TYPE_CHECKING:  # the proxy loads the MCP SDK, which a trajectory case does without
     from toolproof.sources.intercept import Interception
@@ -28,27 +28,27 @@ MAX_AUDIT_LOG_BYTES = 256 * 1024 * 1024
 def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None) -> Failure | None:
     """Check the block's inline trace, or its audit log (a relative path is looked up from the working
     directory first, then from the case file's directory)."""
-    trace = [
+    run = calls_only(
         ToolCall(tool=entry.tool, arguments=entry.args, position=position)
         for position, entry in enumerate(block.trace or [])
-    ]
+    )
     if block.audit_log:
         path = Path(fill(block.audit_log, {"fixture": str(fixture)} if fixture else {}))
         if not path.is_absolute() and not path.exists():
             path = suite_dir / path
         try:
-            trace = parse_audit_log(read_regular_file(path, MAX_AUDIT_LOG_BYTES).decode("utf-8"))
+            text = read_regular_file(path, MAX_AUDIT_LOG_BYTES).decode("utf-8")
+            run = calls_only(parse_audit_log(text), str(path))
         except UnreadableFile as error:
             return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.reason}")
         except ValueError as error:
             return Failure(kind=FailureKind.CONFIG, message=f"audit_log {path}: {error}")
-    return _checked(block, trace)
+    return _checked(block, run)
 
 
-def _checked(block: TrajectoryBlock, trace: list[ToolCall]) -> Failure | None:
-    """The first of the block's checks that the calls fail, as the agent checks check a recorded run."""
+def _checked(block: TrajectoryBlock, run: Transcript) -> Failure | None:
+    """The first of the block's checks that the run's calls fail, as the agent checks check a recorded run."""
     now = datetime.now().astimezone()
-    run = Transcript(turns=(Turn(calls=tuple(trace)),), metadata={"no_reply": True})
     return first_failure(block.checks, run, Clock(now, now.tzinfo or UTC))
 
 
@@ -56,8 +56,7 @@ def intercepted_verdict(case: Case, session: Interception, environ: Mapping[str,
     """The case's trajectory checks on the calls the session recorded (SKIP as the case says)."""
     assert isinstance(case.block, TrajectoryBlock)
     reason = skip_reason(case, environ)
-    trace = [call.tool_call(position) for position, call in enumerate(session.calls)]
-    failure = None if reason else _checked(case.block, trace)
+    failure = None if reason else _checked(case.block, session.observed())
     return CaseResult(
         name=case.name,
         file=case.source.file,

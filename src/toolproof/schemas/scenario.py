@@ -7,11 +7,15 @@ shapes its methods accept; `servers:` items are the `ServerConfig` model, as `re
 
 from __future__ import annotations
 
+from typing import get_args
+
 from toolproof.load import scenario_checks as own_checks
 from toolproof.load import scenario_file as own
 from toolproof.load import scenario_matchers as matchers
 from toolproof.load.reader import PRECONDITION_KEYS
+from toolproof.model.scenario import RegexFlavor
 from toolproof.model.server_config import ServerConfig, Transport
+from toolproof.schemas.accepted import accepted
 from toolproof.schemas.shapes import (
     ANYTHING,
     BOOLEAN,
@@ -31,12 +35,27 @@ from toolproof.schemas.shapes import (
 from toolproof.schemas.targets import SERVER_NAME, agent, target
 
 MATCHER = "#/$defs/ArgumentMatcher"
+FLAVOR: Schema = {"enum": list(get_args(RegexFlavor))}
 CHECK = "#/$defs/Check"
-CALL_KEYS = ("tool", "args", "index", "strict", "forbidden_args", "forbidden_values", "error")
+
+
+def _read(kind: str, types: dict[str, Schema]) -> Schema:
+    """The mapping form of check `kind`: exactly the keys its reader in `load/scenario_checks.py` accepts
+    (and requires), each typed by `types`."""
+    reader = own_checks._CHECKS[kind]
+    found = accepted(lambda r: reader(own_checks.CheckReader(r), {}, ()))
+    return closed(found.keys, types, required=found.required)
 
 
 def _call(extra: dict[str, Schema] | None = None) -> Schema:
-    types: dict[str, Schema] = {
+    """A tool call's keys, as `called:` reads them, and `extra` keys (a count's bounds)."""
+    call = _read("called", _CALL_TYPES)
+    if not extra:
+        return call
+    return closed([*call["properties"], *extra], call["properties"] | extra, required=call["required"])
+
+
+_CALL_TYPES: dict[str, Schema] = {
         "tool": SCALAR_TEXT,
         "args": {"type": "object", "additionalProperties": {"$ref": MATCHER}},
         "index": INTEGER,
@@ -44,9 +63,7 @@ def _call(extra: dict[str, Schema] | None = None) -> Schema:
         "forbidden_args": one_or_more(),
         "forbidden_values": {"type": "object", "additionalProperties": {"$ref": MATCHER}},
         "error": BOOLEAN,
-        **(extra or {}),
     }
-    return closed(types, types, required=["tool"])
 
 
 def _checks() -> dict[str, Schema]:
@@ -65,13 +82,13 @@ def _checks() -> dict[str, Schema]:
         "called": {"anyOf": [TEXT, _call()]},
         "not_called": {"anyOf": [TEXT, texts(), _call()]},
         "count": _call(bounds),
-        "tool_call_count": closed(("tool", *bounds), {"tool": SCALAR_TEXT, **bounds}),
+        "tool_call_count": _read("tool_call_count", {"tool": SCALAR_TEXT, **bounds}),
         "tools_called": one_or_more(),
         "tools_not_called": one_or_more(),
         "sequence": sequence,
         "not_sequence": sequence,
-        "node": closed(
-            ("name", "args", "index", "strict", "forbidden_args", "calls", "not"),
+        "node": _read(
+            "node",
             {
                 "name": SCALAR_TEXT,
                 "args": {"type": "object", "additionalProperties": {"$ref": MATCHER}},
@@ -81,10 +98,9 @@ def _checks() -> dict[str, Schema]:
                 "calls": {"type": "array", "items": {"$ref": CHECK}},
                 "not": BOOLEAN,
             },
-            required=["name"],
         ),
-        "tool_input": closed(
-            ("tool", "contains", "regex", "jsonpath", "equals"),
+        "tool_input": _read(
+            "tool_input",
             {
                 "tool": SCALAR_TEXT,
                 "contains": SCALAR_TEXT,
@@ -92,52 +108,39 @@ def _checks() -> dict[str, Schema]:
                 "jsonpath": SCALAR_TEXT,
                 "equals": ANYTHING,
             },
-            required=["tool"],
         ),
-        "reply": closed(reply_types, reply_types),
+        "reply": _read("reply", reply_types),
         "regex": {
             "anyOf": [
                 TEXT,
-                closed(
-                    ("pattern", "flavor", "ignore_case", "match"),
+                _read(
+                    "regex",
                     {
                         "pattern": TEXT,
-                        "flavor": {"enum": ["re2", "js", "python"]},
+                        "flavor": FLAVOR,
                         "ignore_case": BOOLEAN,
                         "match": BOOLEAN,
                     },
-                    required=["pattern"],
                 ),
             ]
         },
         "jsonpath": {
             "anyOf": [
                 TEXT,
-                closed(
-                    ("path", "equals", "exists"),
-                    {"path": SCALAR_TEXT, "equals": ANYTHING, "exists": BOOLEAN},
-                    required=["path"],
-                ),
+                _read("jsonpath", {"path": SCALAR_TEXT, "equals": ANYTHING, "exists": BOOLEAN}),
             ]
         },
-        "field": closed(
-            ("path", "matches", "not"),
-            {"path": SCALAR_TEXT, "matches": {"$ref": MATCHER}, "not": BOOLEAN},
-            required=["path", "matches"],
-        ),
+        "field": _read("field", {"path": SCALAR_TEXT, "matches": {"$ref": MATCHER}, "not": BOOLEAN}),
         "schema": {"description": "a JSON Schema, or {schema, field}", "type": "object"},
         "http_status": {"type": "integer", "minimum": 100},
-        "latency": closed(("max_ms",), {"max_ms": {"type": "number", "minimum": 0}}, required=["max_ms"]),
-        "tokens": closed(
-            ("max_total", "max_input", "max_output"),
-            {"max_total": INTEGER, "max_input": INTEGER, "max_output": INTEGER},
-        ),
-        "guardrail": closed(("name", "triggered"), {"name": SCALAR_TEXT, "triggered": BOOLEAN}),
+        "latency": _read("latency", {"max_ms": {"type": "number", "minimum": 0}}),
+        "tokens": _read("tokens", {"max_total": INTEGER, "max_input": INTEGER, "max_output": INTEGER}),
+        "guardrail": _read("guardrail", {"name": SCALAR_TEXT, "triggered": BOOLEAN}),
         "judge": {
             "anyOf": [
                 TEXT,
-                closed(
-                    ("criteria", "threshold", "not", "grounding", "node", "key"),
+                _read(
+                    "judge",
                     {
                         "criteria": SCALAR_TEXT,
                         "threshold": SHARE,
@@ -146,7 +149,6 @@ def _checks() -> dict[str, Schema]:
                         "node": SCALAR_TEXT,
                         "key": SCALAR_TEXT,
                     },
-                    required=["criteria"],
                 ),
             ]
         },
@@ -192,7 +194,7 @@ def _matcher() -> Schema:
     options = {
         "optional": BOOLEAN,
         "tolerance_minutes": {"type": "number", "minimum": 0},
-        "flavor": {"enum": ["re2", "js", "python"]},
+        "flavor": FLAVOR,
         "ignore_case": BOOLEAN,
     }
     kinds = {
@@ -218,7 +220,7 @@ def schema() -> Schema:
     refs, defs = model_schemas([ServerConfig])
     checks: Schema = {"type": "array", "items": {"$ref": CHECK}}
     turn = closed(own.TURN_KEYS, {"user": SCALAR_TEXT, "expect": checks})
-    judge_context = ("prompt", "tool_sequence", "tool_inputs", "tool_outputs", "tool_catalog")
+    judge_context = accepted(lambda r: own._Own(r).judge_context({})).keys
     body = closed(
         own.CASE_KEYS,
         {

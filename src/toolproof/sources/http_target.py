@@ -4,19 +4,20 @@ Entry point for the `eval` command:
 
 ```python
 run = await run_http_target(case, target)    # case: AgentCase, target: model.target.HttpTarget
-run.transcript                               # one Turn per user turn sent
-run.failure                                  # None, or why the conversation stopped (FailureKind)
+run.turns                                    # one Turn per user turn sent
+run.stop                                     # None, or why the conversation stopped (a FailureKind)
 run = await run_http_target(case, target, through=lambda live: RecordingSender(live, cassette))  # cassette.py
 ```
 
 Each turn is one request: the target's body template (or the case's `custom_body`, sent as written) filled
 with the turn's message, the case's context, a fresh request id (also sent in `x-request-id`) and one session
 id shared by the turns of the case. Each Turn holds the HTTP status, the measured duration, the decoded
-response body (where the token-usage checks find usage), the reply text, and the tool calls and nodes of
+response body (and the token usage read from it), the reply text, and the tool calls and nodes of
 an inline trace. Nothing raises for a failing agent: a connection that fails is a `transport` failure, no
 answer within `timeout_s` a `timeout` failure, a missing credential or unknown placeholder a `config`
 failure, and an error status (not 2xx) a `transport` failure unless the case checks the status of that turn;
-the conversation stops at the first failure. `target_secrets` gives the values reports must mask.
+the conversation stops at the first failure, which the transcript records as its `stop`. `target_secrets`
+gives the values reports must mask.
 
 A request goes out as an `HttpRequest` (what is sent, without headers) through a `Send`; the live one adds
 the headers and the credential when it sends, so a `Send` that answers from a cassette needs neither.
@@ -37,10 +38,10 @@ import httpx2
 
 from toolproof.core.sanitize import secret_values
 from toolproof.core.template import expand_env
-from toolproof.model.result import Failure, FailureKind
+from toolproof.model.result import FailureKind
 from toolproof.model.scenario import AgentCase, StatusCheck
 from toolproof.model.target import HttpTarget
-from toolproof.model.transcript import Transcript, Turn
+from toolproof.model.transcript import RunStop, Transcript, Turn
 from toolproof.sources.http_body import (
     TemplateError,
     decode_body,
@@ -50,16 +51,9 @@ from toolproof.sources.http_body import (
 )
 from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.spans import renumbered
+from toolproof.sources.traces.usage import with_found_usage
 
 BODY_EXCERPT_CHARS = 300
-
-
-@dataclass(frozen=True)
-class TargetRun:
-    """The observed conversation, and why it stopped early (None when every turn was answered)."""
-
-    transcript: Transcript
-    failure: Failure | None = None
 
 
 @dataclass(frozen=True)
@@ -90,7 +84,7 @@ Send = Callable[[HttpRequest], Awaitable[HttpAnswer]]
 class _Stop(Exception):
     def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(message)
-        self.failure = Failure(kind=kind, message=message)
+        self.stop = RunStop(kind=kind, message=message)
 
 
 def request_headers(target: HttpTarget, environ: Mapping[str, str]) -> dict[str, str]:
@@ -121,8 +115,9 @@ async def run_http_target(
     environ: Mapping[str, str] | None = None,
     through: Callable[[Send], Send] | None = None,
     new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
-) -> TargetRun:
-    """Send `case`'s turns to `target`, one request each, and return what was observed.
+) -> Transcript:
+    """Send `case`'s turns to `target`, one request each, and return what was observed (with why it stopped
+    early, if it did).
 
     `environ` (default: this process's environment) expands `${VAR}` in headers and holds the credential;
     `through`, given the live `Send`, returns the one the requests go through (a cassette's recorder or
@@ -135,7 +130,7 @@ async def run_http_target(
     users = [turn.user for turn in case.turns] or ([""] if case.custom_body is not None else [])
     turns: list[Turn] = []
     request_ids: list[str] = []
-    failure: Failure | None = None
+    stopped: RunStop | None = None
     try:
         if not users:
             raise _Stop(FailureKind.CONFIG, "the case has no user turn and no custom_body to send")
@@ -155,16 +150,16 @@ async def run_http_target(
                         f"turn {index + 1}: HTTP {status} from {target.method} {target.url}: {excerpt}",
                     )
     except _Stop as stop:
-        failure = stop.failure
-    transcript = Transcript(
+        stopped = stop.stop
+    return Transcript(
         turns=renumbered(turns),
         scenario=case.id or case.name,
         run=session_id,
         source=target.url,
         started_ms=started_ms,
-        metadata={"target": target.url, "session_id": session_id, "request_ids": request_ids},
+        stop=stopped,
+        request_ids=tuple(request_ids),
     )
-    return TargetRun(transcript, failure)
 
 
 def _live_send(client: httpx2.AsyncClient, target: HttpTarget, environ: Mapping[str, str]) -> Send:
@@ -209,7 +204,7 @@ async def _exchange(
         reply, calls, nodes = read_response(answer.body, target, target.url)
     except TraceError as error:
         raise _Stop(FailureKind.PROTOCOL, f"{where}: the inline trace is malformed ({error})") from None
-    return Turn(
+    turn = Turn(
         user=user,
         reply=reply,
         calls=calls,
@@ -218,6 +213,7 @@ async def _exchange(
         duration_ms=answer.duration_ms,
         body=answer.body,
     )
+    return with_found_usage(turn)
 
 
 def _status_checked(case: AgentCase, index: int) -> bool:

@@ -87,12 +87,19 @@ async def _declaration(session: Session, name: str) -> dict[str, Any] | None:
 async def _declared_call(
     session: Session, name: str, arguments: dict[str, Any], progress: bool, structured: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """`tools/call`, then the tool's declaration for the outputSchema check, only when the result has
-    `structuredContent` or the case expects `structured` output: tools/list is never sent for a plain call."""
+    """`tools/call`, then the tool's declaration for the outputSchema check (`_checked_declaration`)."""
     result = await session.call_tool(name, arguments, progress=progress)
+    return result, await _checked_declaration(session, name, result, structured)
+
+
+async def _checked_declaration(
+    session: Session, name: str, result: dict[str, Any], structured: bool
+) -> dict[str, Any] | None:
+    """The tool's declaration for the outputSchema check, only when the result has `structuredContent` or
+    the case expects `structured` output: tools/list is never sent for a plain call."""
     if result.get("structuredContent") is None and not structured:
-        return result, None
-    return result, await _declaration(session, name)
+        return None
+    return await _declaration(session, name)
 
 
 def _expects_structured(block: AssertBlock | SamplingBlock) -> bool:
@@ -112,12 +119,16 @@ async def _since(session: Session, mark: int, after: Straggling, block: Block) -
 async def observe_tool(
     block: AssertBlock | SamplingBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
-    """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection)."""
+    """`tools/call`: the default block, and assert_sampling (whose mock lives in the connection). A call
+    answered with a task is followed as the block's `task:` options say, and observed with its record."""
     progress = isinstance(block, AssertBlock) and block.capture_progress
+    options = block.task if isinstance(block, AssertBlock) else None
     mark, started = session.mark(), time.perf_counter()
     arguments = fill(block.args, variables)
-    result, tool = await _declared_call(session, block.tool, arguments, progress, _expects_structured(block))
-    return _tool_observation(result, await _since(session, mark, after, block), started, tool)
+    result, task = await session.call_tool_traced(block.tool, arguments, progress=progress, task=options)
+    tool = await _checked_declaration(session, block.tool, result, _expects_structured(block))
+    observation = _tool_observation(result, await _since(session, mark, after, block), started, tool)
+    return observation.model_copy(update={"task": task})
 
 
 async def _settled_mark(session: Session) -> int:

@@ -69,6 +69,11 @@ class ServerExchange:
     protocol: str | None = None
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def stopped(self) -> Failure | None:
+        """The failure that stopped the exchange (the `model.observation.Observed` shape)."""
+        return self.failure
+
 
 async def observe_case(
     case: Case,
@@ -93,7 +98,8 @@ async def observe_case(
         with anyio.fail_after(run.timeout):
             observation = await run.converse()
     except TimeoutError:
-        message = f"timed out after {run.timeout:g}s during {_PHASE_WORDS[run.phases.current]}"
+        during = _PHASE_WORDS[run.phases.current]
+        message = f"timed out after {run.timeout:g}s during {during}{run.task_note()}"
         return run.exchange(None, Failure(kind=FailureKind.TIMEOUT, message=message))
     except RequestFailed as error:
         return run.exchange(None, error.failure, error.stderr)
@@ -131,6 +137,14 @@ class _CaseRun:
 
     def stderr(self) -> str:
         return self.session.stderr if self.session else ""
+
+    def task_note(self) -> str:
+        """What the task the request was answered with had done when the case ran out of time, if any."""
+        task = self.session.task_in_flight if self.session else None
+        if task is None:
+            return ""
+        polls = "poll" if task.polls == 1 else "polls"
+        return f" (the task {task.task_id} was still {task.status} after {task.polls} {polls} of tasks/get)"
 
     def warnings(self) -> list[str]:
         from toolproof.mcp.stdio import stray_warning

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from tests.integration.agent.conftest import Listening, everything_spec, notes_spec
 
-from toolproof.check.stop import recorded_stop
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import FailureKind
@@ -49,8 +48,9 @@ async def test_two_turns_carry_the_conversation_and_record_every_call() -> None:
     assert second.scenario == "plumber"
     assert [m.role for m in second.messages] == ["user", "assistant", "tool", "assistant", "user"]
     assert {tool.name for tool in second.tools} >= {"add_note", "get_note", "search_notes"}
-    assert "stop" not in run.metadata
-    assert any(tool["name"] == "add_note" for tool in run.metadata["tools"])
+    assert run.stop is None
+    assert run.tools is not None and any(tool.name == "add_note" for tool in run.tools)
+    assert (run.provider, run.model) == ("listening", "scripted")
 
 
 async def test_a_tool_error_and_a_json_rpc_error_go_back_to_the_model() -> None:
@@ -86,19 +86,19 @@ async def test_reaching_max_steps_stops_the_run_with_a_reason() -> None:
     assert len(run.turns) == 1  # the second turn is never played
     assert len(run.turns[0].calls) == 3
     assert run.turns[0].reply == ""
-    assert run.metadata["stop"]["reason"] == "max_steps"
-    assert "after 3 model steps" in run.metadata["stop"]["message"]
+    assert run.stop is not None and (run.stop.reason, run.stop.turn, run.stop.step) == ("max_steps", 1, 3)
+    assert "after 3 model steps" in run.stop.message
 
 
 async def test_a_script_that_runs_out_is_a_configuration_error_not_a_transport_failure() -> None:
     script = ScriptedProvider.from_turns([call("list_notes", "l1")])  # no second step: the script runs out
     async with open_tool_host({"notes": notes_spec()}) as host:
         run = await run_conversation("short", ["List"], script, host, SETTINGS)
-    assert run.metadata["stop"]["reason"] == "provider_error"
-    assert run.metadata["stop"]["kind"] == "config"
-    stop = recorded_stop(run)
+    assert run.stop is not None and run.stop.reason == "provider_error"
+    assert run.stop.kind is FailureKind.CONFIG
+    stop = run.stopped
     assert stop is not None and stop.kind is FailureKind.CONFIG
-    assert "no step 1" in run.metadata["stop"]["message"]
+    assert "no step 1" in run.stop.message
     assert len(run.turns[0].calls) == 1
 
 

@@ -95,7 +95,7 @@ def test_a_live_run_through_the_provider_adapter(
 
     (run,) = read_traces(next(traces.glob("*.trace.json")))
     assert run.scenario == "shopping"
-    assert [tool["name"] for tool in run.metadata["tools"]] == list(tools)
+    assert [tool.name for tool in run.tools or ()] == list(tools)
     (turn,) = run.turns
     assert turn.usage == Usage(input_tokens=70, output_tokens=12, total_tokens=82)
     assert [(call.tool, call.arguments) for call in turn.calls] == [("get_note", {"note_id": 2})]

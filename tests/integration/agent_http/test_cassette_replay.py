@@ -81,7 +81,7 @@ def essentials(run: Transcript) -> list[tuple[str, list[tuple[str, object, objec
 async def test_a_recorded_run_replays_without_the_server(tmp_path: Path) -> None:
     path = cassette_file(tmp_path / "cassettes", case(tmp_path))
     recorded = await record(path)
-    assert "stop" not in recorded.metadata, recorded.metadata
+    assert recorded.stop is None, recorded.stop
     assert [call.tool for turn in recorded.turns for call in turn.calls] == [
         "add_note",
         "list_notes",
@@ -109,11 +109,11 @@ async def test_a_recorded_run_replays_without_the_server(tmp_path: Path) -> None
     replayed = await run_conversation(
         "keeps a note", USERS, ReplayProvider(cassette), ReplayToolHost(cassette, "notes"), SETTINGS
     )
-    assert "stop" not in replayed.metadata, replayed.metadata
+    assert replayed.stop is None, replayed.stop
     masked = json.loads(json.dumps(essentials(recorded)).replace(SECRET, "***"))
     assert json.loads(json.dumps(essentials(replayed))) == masked
     assert [turn.usage for turn in replayed.turns] == [turn.usage for turn in recorded.turns]
-    assert replayed.metadata["tools"] == recorded.metadata["tools"]
+    assert replayed.tools == recorded.tools
 
 
 async def test_replay_misses_name_the_cassette_and_the_request(tmp_path: Path) -> None:

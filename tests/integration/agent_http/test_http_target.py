@@ -23,7 +23,8 @@ from toolproof.load.yaml_source import read_yaml
 from toolproof.model.result import FailureKind, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.target import HttpTarget
-from toolproof.sources.http_target import TargetRun, run_http_target, target_secrets
+from toolproof.model.transcript import Transcript
+from toolproof.sources.http_target import run_http_target, target_secrets
 
 pytestmark = pytest.mark.servers
 ENV = {"AGENT_TOKEN": TOKEN}
@@ -45,7 +46,7 @@ def target_of(case: AgentCase) -> HttpTarget:
     return target
 
 
-async def run(case: AgentCase, environ: dict[str, str] | None = None) -> TargetRun:
+async def run(case: AgentCase, environ: dict[str, str] | None = None) -> Transcript:
     return await run_http_target(case, target_of(case), environ=ENV if environ is None else environ)
 
 
@@ -84,11 +85,10 @@ async def test_one_turn_fills_the_template_and_reads_reply_trace_status_and_usag
             ],
         },
     )
-    result = await run(case)
-    assert result.failure is None
-    transcript = result.transcript
+    transcript = await run(case)
+    assert transcript.stop is None
     (turn,) = transcript.turns
-    request_id = transcript.metadata["request_ids"][0]
+    request_id = transcript.request_ids[0]
     assert turn.reply.startswith(f"Noted: {title} (note ")
     assert turn.http_status == 200
     assert turn.duration_ms is not None and turn.duration_ms > 0
@@ -117,9 +117,9 @@ async def test_checks_fail_on_what_the_agent_really_did(agent_base: str, tmp_pat
         },
     )
     result = await run(case)
-    assert result.failure is None
-    assert "I can remember things for you." in result.transcript.final.reply  # no response_path: the body
-    failure = evaluate(case, result.transcript, clock=CLOCK).case_result().failure
+    assert result.stop is None
+    assert "I can remember things for you." in result.final.reply  # no response_path: the body
+    failure = evaluate(case, result, clock=CLOCK).case_result().failure
     assert failure is not None
     assert "add_note" in failure.message and "token limit exceeded: total tokens" in failure.message
 
@@ -152,15 +152,15 @@ async def test_turns_share_a_session_and_calls_are_numbered_across_the_run(
         },
     )
     result = await run(case)
-    assert result.failure is None
-    first, second = result.transcript.turns
-    assert first.body["data"]["session"] == second.body["data"]["session"] == result.transcript.run
+    assert result.stop is None
+    first, second = result.turns
+    assert first.body["data"]["session"] == second.body["data"]["session"] == result.run
     assert second.body["data"]["turn"] == 2
-    ids = result.transcript.metadata["request_ids"]
-    assert len(set(ids)) == 2 and [first.body["data"]["request_id"], second.body["data"]["request_id"]] == ids
-    assert [call.position for call in result.transcript.turns[1].calls] == [1]
+    ids = result.request_ids
+    assert len(set(ids)) == 2 and (first.body["data"]["request_id"], second.body["data"]["request_id"]) == ids
+    assert [call.position for call in result.turns[1].calls] == [1]
     assert second.reply == f"You asked me to remember {title}."
-    evaluation = evaluate(case, result.transcript, clock=CLOCK)
+    evaluation = evaluate(case, result, clock=CLOCK)
     assert evaluation.status is Status.PASS, evaluation.case_result().failure
 
 
@@ -176,10 +176,10 @@ async def test_custom_body_is_sent_as_written(agent_base: str, tmp_path: Path) -
         },
     )
     result = await run(case)
-    assert result.failure is None
-    data = result.transcript.final.body["data"]
+    assert result.stop is None
+    data = result.final.body["data"]
     assert data["echo"] == body
-    assert data["request_id"] == result.transcript.metadata["request_ids"][0]
+    assert data["request_id"] == result.request_ids[0]
 
 
 async def test_inline_span_trace_gives_nodes_and_their_calls(agent_base: str, tmp_path: Path) -> None:
@@ -200,12 +200,12 @@ async def test_inline_span_trace_gives_nodes_and_their_calls(agent_base: str, tm
         },
     )
     result = await run(case)
-    assert result.failure is None
-    turn = result.transcript.final
+    assert result.stop is None
+    turn = result.final
     assert turn.reply.startswith(f"Noted: {title}")
     assert [node.name for node in turn.nodes if node.calls] == ["Notes Agent"]
     assert [call.arguments["title"] for call in turn.all_calls()] == [title]
-    assert evaluate(case, result.transcript, clock=CLOCK).status is Status.PASS
+    assert evaluate(case, result, clock=CLOCK).status is Status.PASS
 
 
 async def test_mibo_case_runs_against_a_target_file(agent_base: str, tmp_path: Path) -> None:
@@ -242,8 +242,8 @@ async def test_mibo_case_runs_against_a_target_file(agent_base: str, tmp_path: P
     (case,) = mibo.load(read_yaml(case_file).documents[0], case_file)
     assert isinstance(case, AgentCase)
     result = await run_http_target(case, target, environ=ENV)
-    assert result.failure is None
-    assert evaluate(case, result.transcript, clock=CLOCK).status is Status.PASS
+    assert result.stop is None
+    assert evaluate(case, result, clock=CLOCK).status is Status.PASS
 
 
 async def test_the_credential_never_reaches_a_report(agent_base: str, tmp_path: Path) -> None:
@@ -256,11 +256,11 @@ async def test_the_credential_never_reaches_a_report(agent_base: str, tmp_path: 
         },
     )
     result = await run(case)
-    raw = json.dumps(result.transcript.model_dump(mode="json"))
+    raw = json.dumps(result.model_dump(mode="json"))
     assert TOKEN in raw  # this agent echoes the header it got
     scrub = Scrubber(target_secrets(target_of(case), ENV))
-    assert TOKEN not in json.dumps(scrub.value(result.transcript.model_dump(mode="json")))
-    assert "Bearer ***" in json.dumps(scrub.value(result.transcript.model_dump(mode="json")))
+    assert TOKEN not in json.dumps(scrub.value(result.model_dump(mode="json")))
+    assert "Bearer ***" in json.dumps(scrub.value(result.model_dump(mode="json")))
     assert TOKEN not in repr(target_of(case))  # the config names the variable, never the value
 
 
@@ -270,15 +270,15 @@ async def test_error_status_is_a_transport_failure_unless_the_case_checks_it(
     target = {"url": f"{agent_base}/fail", "auth": {"bearer_env": "AGENT_TOKEN"}}
     case = load_case(tmp_path, {"turns": [{"user": "one"}, {"user": "two"}], "target": target, "expect": []})
     result = await run(case)
-    assert result.failure is not None and result.failure.kind is FailureKind.TRANSPORT
-    assert f"turn 1: HTTP 500 from POST {agent_base}/fail" in result.failure.message
-    assert "the agent crashed" in result.failure.message
-    assert [turn.http_status for turn in result.transcript.turns] == [500]  # the conversation stopped
+    assert result.stop is not None and result.stop.kind is FailureKind.TRANSPORT
+    assert f"turn 1: HTTP 500 from POST {agent_base}/fail" in result.stop.message
+    assert "the agent crashed" in result.stop.message
+    assert [turn.http_status for turn in result.turns] == [500]  # the conversation stopped
 
     checked = load_case(tmp_path, {"prompt": "one", "target": target, "expect": [{"http_status": 500}]})
     result = await run(checked)
-    assert result.failure is None
-    assert evaluate(checked, result.transcript, clock=CLOCK).status is Status.PASS
+    assert result.stop is None
+    assert evaluate(checked, result, clock=CLOCK).status is Status.PASS
 
 
 async def test_unauthorized_when_the_credential_is_wrong(agent_base: str, tmp_path: Path) -> None:
@@ -291,35 +291,35 @@ async def test_unauthorized_when_the_credential_is_wrong(agent_base: str, tmp_pa
         },
     )
     result = await run(case, {"AGENT_TOKEN": "not-the-token"})
-    assert result.failure is not None and "HTTP 401" in result.failure.message
+    assert result.stop is not None and "HTTP 401" in result.stop.message
     missing = await run(case, {})
-    assert missing.failure is not None and missing.failure.kind is FailureKind.CONFIG
-    assert "AGENT_TOKEN is not set" in missing.failure.message
+    assert missing.stop is not None and missing.stop.kind is FailureKind.CONFIG
+    assert "AGENT_TOKEN is not set" in missing.stop.message
 
 
 async def test_connection_refused_is_a_transport_failure(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/chat"
     case = load_case(tmp_path, {"prompt": "hi", "target": {"url": url}, "expect": []})
     result = await run(case)
-    assert result.failure is not None and result.failure.kind is FailureKind.TRANSPORT
-    assert f"turn 1: POST {url}: cannot reach the agent (ConnectError" in result.failure.message
-    assert result.transcript.turns == ()
+    assert result.stop is not None and result.stop.kind is FailureKind.TRANSPORT
+    assert f"turn 1: POST {url}: cannot reach the agent (ConnectError" in result.stop.message
+    assert result.turns == ()
 
 
 async def test_no_answer_in_time_is_a_timeout_failure(agent_base: str, tmp_path: Path) -> None:
     target = {"url": f"{agent_base}/slow", "auth": {"bearer_env": "AGENT_TOKEN"}, "timeout": "300ms"}
     case = load_case(tmp_path, {"prompt": "hi", "target": target, "expect": []})
     result = await run(case)
-    assert result.failure is not None and result.failure.kind is FailureKind.TIMEOUT
-    assert result.failure.message == f"turn 1: POST {agent_base}/slow: no answer within 0.3s"
+    assert result.stop is not None and result.stop.kind is FailureKind.TIMEOUT
+    assert result.stop.message == f"turn 1: POST {agent_base}/slow: no answer within 0.3s"
 
 
 async def test_unknown_placeholder_is_a_config_failure(agent_base: str, tmp_path: Path) -> None:
     target = {"url": f"{agent_base}/chat", "body": {"input": "{user_mesage}"}}
     case = load_case(tmp_path, {"prompt": "hi", "target": target, "expect": []})
     result = await run(case)
-    assert result.failure is not None and result.failure.kind is FailureKind.CONFIG
-    assert "body.input: unknown placeholder {user_mesage}" in result.failure.message
+    assert result.stop is not None and result.stop.kind is FailureKind.CONFIG
+    assert "body.input: unknown placeholder {user_mesage}" in result.stop.message
 
 
 def test_a_bad_target_is_a_load_error_with_its_place(tmp_path: Path) -> None:

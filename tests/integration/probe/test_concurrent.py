@@ -16,7 +16,7 @@ from toolproof.model.result import FailureKind
 from toolproof.model.server_config import Transport
 from toolproof.probe.concurrent import Call, call_concurrently
 from toolproof.probe.connection import Prober
-from toolproof.probe.outcome import Outcome
+from toolproof.probe.outcome import CallOutcome
 
 SLOW = ROOT / "tests" / "servers" / "slow_server.py"
 
@@ -27,11 +27,11 @@ def spec(server: Path, *args: str, timeout: float = 2.0) -> ConnectSpec:
     )
 
 
-def make(connect: ConnectSpec, calls: list[Call], jobs: int) -> tuple[list[Outcome], int, list[int]]:
+def make(connect: ConnectSpec, calls: list[Call], jobs: int) -> tuple[list[CallOutcome], int, list[int]]:
     """The outcomes, how many servers were started, and the order in which verdicts were final."""
     finished: list[int] = []
 
-    async def go() -> tuple[list[Outcome], int]:
+    async def go() -> tuple[list[CallOutcome], int]:
         async with Prober(connect) as prober:
             outcomes = await call_concurrently(prober, calls, jobs, lambda index, _: finished.append(index))
             return outcomes, prober.starts
@@ -40,7 +40,7 @@ def make(connect: ConnectSpec, calls: list[Call], jobs: int) -> tuple[list[Outco
     return outcomes, starts, finished
 
 
-def kinds(outcomes: list[Outcome]) -> list[FailureKind | None]:
+def kinds(outcomes: list[CallOutcome]) -> list[FailureKind | None]:
     return [outcome.failure.kind if outcome.failure else None for outcome in outcomes]
 
 
@@ -78,7 +78,7 @@ def test_a_failure_shows_only_what_the_server_wrote_during_its_own_call() -> Non
 
 def test_a_fuzz_stopped_while_inputs_are_in_flight_keeps_their_answers(tmp_path: Path) -> None:
     from toolproof.probe.fuzz import FuzzPlan, fuzz_tool
-    from toolproof.probe.verdicts import Verdict
+    from toolproof.probe.verdicts import CallClass
 
     calls = tmp_path / "calls"
     connect = spec(SLOW, "--delay", "0.5", "--calls", str(calls), timeout=10.0)
@@ -100,4 +100,4 @@ def test_a_fuzz_stopped_while_inputs_are_in_flight_keeps_their_answers(tmp_path:
     anyio.run(go)
     assert probes, "the answers that came before the stop are kept"
     assert len(probes) < 30
-    assert all(probe.outcome is not None and probe.verdict is not Verdict.SKIPPED for probe in probes)
+    assert all(probe.outcome is not None and probe.verdict is not CallClass.SKIPPED for probe in probes)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from toolproof.providers.retry import (
-    Failure,
+    FailedAttempt,
     RetryPolicy,
     backoff_delay,
     describe,
@@ -22,20 +22,20 @@ NOW = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
     ("status", "retryable"), [(None, True), (429, True), (500, True), (529, True), (400, False), (404, False)]
 )
 def test_which_failures_are_retried(status: int | None, retryable: bool) -> None:
-    assert Failure(status, "x").retryable is retryable
+    assert FailedAttempt(status, "x").retryable is retryable
 
 
 def test_backoff_doubles_up_to_the_cap_and_jitter_only_shortens() -> None:
     policy = RetryPolicy(base_delay=1.0, max_delay=5.0, jitter=0.5)
-    failure = Failure(500, "x")
+    failure = FailedAttempt(500, "x")
     assert [backoff_delay(n, policy, failure, 0.0) for n in (1, 2, 3, 4, 5)] == [1.0, 2.0, 4.0, 5.0, 5.0]
     assert backoff_delay(2, policy, failure, 0.999) == pytest.approx(1.001)
 
 
 def test_retry_after_replaces_the_backoff_and_is_capped() -> None:
     policy = RetryPolicy(max_retry_after=30.0)
-    assert backoff_delay(1, policy, Failure(429, "x", retry_after=12.5), 0.7) == 12.5
-    assert backoff_delay(1, policy, Failure(429, "x", retry_after=3600), 0.7) == 30.0
+    assert backoff_delay(1, policy, FailedAttempt(429, "x", retry_after=12.5), 0.7) == 12.5
+    assert backoff_delay(1, policy, FailedAttempt(429, "x", retry_after=3600), 0.7) == 30.0
 
 
 def test_a_policy_needs_one_attempt() -> None:
@@ -77,7 +77,7 @@ def test_server_message(body: object, expected: str) -> None:
 
 
 def test_describe_hides_the_secret_and_shortens_long_messages() -> None:
-    text = describe("openai", "gpt-x", Failure(500, "key sk-abc " + "x" * 1000), 1, "sk-abc")
+    text = describe("openai", "gpt-x", FailedAttempt(500, "key sk-abc " + "x" * 1000), 1, "sk-abc")
     assert text.startswith("openai model 'gpt-x': HTTP 500: key *** xxx")
     assert "sk-abc" not in text
     assert len(text) < 600

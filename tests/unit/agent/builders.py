@@ -10,12 +10,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from toolproof.check.judge import Judge, JudgeRequest
-from toolproof.check.scenario import Evaluation, Outcome, evaluate
+from toolproof.check.scenario import CheckOutcome, Evaluation, evaluate
 from toolproof.core.expressions import Clock, Scope
 from toolproof.load.yaml_source import read_yaml
 from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import AgentCase, AgentTurn, Assertion
 from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
+from toolproof.sources.traces.usage import with_run_usage
 
 ZONE = ZoneInfo("Europe/Lisbon")
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=ZONE)  # a Tuesday
@@ -41,7 +42,8 @@ def turn(*calls: ToolCall | str, reply: str = "", user: str = "", **fields: Any)
 
 
 def run(*calls: ToolCall | str, reply: str = "", user: str = "", **fields: Any) -> Transcript:
-    return Transcript(turns=(turn(*calls, reply=reply, user=user, **fields),))
+    """A one-turn run as a source gives it (token usage read from its body)."""
+    return with_run_usage(Transcript(turns=(turn(*calls, reply=reply, user=user, **fields),)))
 
 
 def conversation(*turns: Turn) -> Transcript:
@@ -61,14 +63,15 @@ def node(name: str, *calls: ToolCall | str, **fields: Any) -> Node:
 
 
 def workflow(*nodes: Node, reply: str = "", **fields: Any) -> Transcript:
-    """A one-turn run made of nodes; nested calls numbered in order."""
+    """A one-turn run made of nodes, as a source gives it: nested calls numbered in order, token usage read
+    from the node outputs."""
     position = 0
     placed = []
     for index, each in enumerate(nodes):
         calls = numbered([c.model_copy(update={"node": each.name}) for c in each.calls], position)
         position += len(calls)
         placed.append(each.model_copy(update={"calls": calls, "position": index}))
-    return Transcript(turns=(Turn(reply=reply, nodes=tuple(placed), **fields),))
+    return with_run_usage(Transcript(turns=(Turn(reply=reply, nodes=tuple(placed), **fields),)))
 
 
 def case(*assertions: Assertion, turns: tuple[AgentTurn, ...] = (), **fields: Any) -> AgentCase:
@@ -82,7 +85,9 @@ def case(*assertions: Assertion, turns: tuple[AgentTurn, ...] = (), **fields: An
     )
 
 
-def check(assertion: Assertion, observed: Transcript, judge: Judge | None = None, **fields: Any) -> Outcome:
+def check(
+    assertion: Assertion, observed: Transcript, judge: Judge | None = None, **fields: Any
+) -> CheckOutcome:
     """The outcome of one conversation-level check."""
     return evaluate(case(assertion, **fields), observed, clock=CLOCK, judge=judge).outcomes[0]
 

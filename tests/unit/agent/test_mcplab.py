@@ -11,7 +11,7 @@ from tests.unit.agent.builders import ScriptedJudge, call, evaluate_case, load_f
 from toolproof.load import mcplab
 from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
 from toolproof.load.errors import LoadError
-from toolproof.load.walk import files_under
+from toolproof.load.walk import walk
 from toolproof.model.result import Status
 from toolproof.model.scenario import AgentCase, JsonPathCheck, RegexCheck, SequenceCheck, TextCheck
 from toolproof.model.transcript import Transcript
@@ -301,6 +301,6 @@ def test_a_whole_library_directory_skips_the_files_that_hold_no_cases(tmp_path: 
     run_dir.mkdir(parents=True)
     results = {"metadata": {"run_id": "r"}, "summary": {}, "scenarios": [{"scenario_id": "x", "eval": {}}]}
     (run_dir / "results.json").write_text(json.dumps(results))
-    cases, errors = load_agent_cases(files_under(library, CASE_SUFFIXES))
+    cases, errors = load_agent_cases(walk([library], CASE_SUFFIXES))
     assert errors == []
     assert [case.id for case in cases] == ["lib-refund"]  # the library's case once, through the suite

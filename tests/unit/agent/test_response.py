@@ -200,7 +200,7 @@ def test_turn_level_status_and_latency_name_their_turn() -> None:
 
 
 def test_checks_on_the_reply_of_a_run_that_recorded_none_are_not_evaluated() -> None:
-    observed = Transcript(turns=(turn("read_file"),), metadata={"no_reply": True})
+    observed = Transcript(turns=(turn("read_file"),), no_reply=True)
     for reply_check in (
         TextCheck(op="contains", values=("x",)),
         RegexCheck(pattern="x"),

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from tests.unit.agent.builders import case, evaluate_case, only_case
 
-from toolproof.check.usage import turn_usage as usage_of
 from toolproof.load import mcplab, mibo
-from toolproof.model.result import Status
+from toolproof.model.result import FailureKind, Status
 from toolproof.model.scenario import CallCheck, TextCheck
 from toolproof.model.transcript import Transcript, Usage
 from toolproof.sources.traces import TraceError, read_traces
@@ -45,6 +44,8 @@ def test_mcplab_trace_runs() -> None:
     assert turn.calls[0].arguments == {"email": "ada@example.com"}
     assert turn.usage == Usage(input_tokens=1200, output_tokens=95, total_tokens=1295)
     assert turn.duration_ms == 4500.0
+    assert (first.provider, first.model) == ("anthropic", "claude-haiku")
+    assert first.request_ids == ("mcplab-run:r1:refund-order:claude-haiku:1-run0",)
     case = only_case(DATA / "mcplab" / "ordered_sequence.yaml", mcplab.load)
     assert evaluate_case(case, first).status is Status.PASS
     assert evaluate_case(case, second).status is Status.FAIL
@@ -154,7 +155,7 @@ def test_otel_conversation_turns_and_older_attributes(tmp_path: Path) -> None:
 def test_mibo_legacy_custom_api() -> None:
     run = one("mibo_custom.json")
     (turn,) = run.turns
-    assert run.metadata["platform"] == "custom"
+    assert run.platform == "custom"
     assert (turn.user, turn.reply, turn.http_status, turn.duration_ms) == (
         "Book a hotel in Madrid",
         "I booked Hotel Sol.",
@@ -180,7 +181,7 @@ def test_mibo_legacy_response_path(tmp_path: Path) -> None:
 def test_mibo_n8n_flat_map() -> None:
     run = one("mibo_n8n_flat.json")
     (turn,) = run.turns
-    assert run.metadata["platform"] == "n8n"
+    assert run.platform == "n8n"
     assert turn.reply == "AAPL looks strong: RSI 61."  # the last AI node's output
     agent = turn.nodes[1]
     assert agent.name == "AI Agent" and [c.tool for c in agent.calls] == ["get_quote", "calculate_rsi"]
@@ -202,7 +203,7 @@ def test_mibo_n8n_node_list() -> None:
 def test_mibo_flowise() -> None:
     run = one("mibo_flowise.json")
     (turn,) = run.turns
-    assert run.metadata["platform"] == "flowise"
+    assert run.platform == "flowise"
     assert (turn.user, turn.reply) == ("Weather in Lisbon?", "It is 21°C in Lisbon.")
     (weather,) = turn.calls
     assert (weather.tool, weather.arguments, weather.result) == (
@@ -252,6 +253,37 @@ def test_native_transcripts() -> None:
         "I was charged twice",
         "Order ORD-9921",
     ]
+
+
+def test_a_native_transcript_saved_with_untyped_metadata_is_read_into_typed_fields(tmp_path: Path) -> None:
+    saved = {
+        "turns": [{"user": "hi", "reply": ""}],
+        "metadata": {
+            "provider": "scripted",
+            "model": "m",
+            "tools": [{"name": "add_note", "description": "Adds", "input_schema": {"type": "object"}}],
+            "duration_ms": 12.5,
+            "target": "http://agent",
+            "stop": {"reason": "max_steps", "kind": "expectation", "turn": 1, "step": 3, "message": "stuck"},
+        },
+    }
+    path = tmp_path / "old.trace.json"
+    path.write_text(json.dumps(saved))
+    run = one(str(path))
+    assert (run.provider, run.model, run.duration_ms) == ("scripted", "m", 12.5)
+    assert run.tools is not None and [tool.name for tool in run.tools] == ["add_note"]
+    assert run.stop is not None
+    stop = (run.stop.reason, run.stop.kind, run.stop.turn, run.stop.step)
+    assert stop == ("max_steps", "expectation", 1, 3)
+    failure = run.stopped
+    assert failure is not None and failure.message == "stuck"
+
+    saved["metadata"] = {"stop": {"kind": "weird"}, "no_reply": True}
+    path.write_text(json.dumps(saved))
+    run = one(str(path))
+    assert run.no_reply is True
+    assert run.stop is not None and run.stop.kind is FailureKind.TRANSPORT
+    assert run.stop.message == "the run stopped early"
 
 
 @pytest.mark.parametrize(
@@ -345,7 +377,7 @@ def test_mibo_canonical_span_events(tmp_path: Path) -> None:
 def test_mibo_n8n_execution_data() -> None:
     run = one("mibo_n8n_execution.json")
     (turn,) = run.turns
-    assert run.metadata["platform"] == "n8n"
+    assert run.platform == "n8n"
     assert [n.name for n in turn.nodes] == ["Webhook", "AI Agent", "Respond to Webhook"]  # sub-nodes are not
     agent = turn.nodes[1]
     (search,) = agent.calls
@@ -359,7 +391,7 @@ def test_mibo_n8n_execution_data() -> None:
     assert agent.type == "@n8n/n8n-nodes-langchain.agent" and agent.status == "success"
     assert turn.nodes[0].arguments == {"path": "hotels", "httpMethod": "POST"}
     assert turn.reply == "Hotel Sol has rooms for 90 EUR."
-    assert usage_of(turn) == Usage(input_tokens=720, output_tokens=50, total_tokens=770)
+    assert turn.usage == Usage(input_tokens=720, output_tokens=50, total_tokens=770)
 
 
 def test_n8n_intermediate_steps_name_the_calls_as_the_model_did(tmp_path: Path) -> None:
@@ -444,7 +476,7 @@ def test_otel_execute_tool_without_arguments_takes_the_chat_calls(tmp_path: Path
 
 def test_audit_logs_record_no_reply() -> None:
     run = one("audit.jsonl")
-    assert run.metadata["no_reply"] is True
+    assert run.no_reply is True
     (outcome,) = evaluate_case(case(TextCheck(op="contains", values=("x",))), run).outcomes
     assert outcome.status is Status.SKIP
 

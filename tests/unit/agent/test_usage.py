@@ -1,4 +1,5 @@
-"""Token usage in every format of seed 002 and OpenTelemetry, summed; missing usage is not evaluated."""
+"""Token usage in every format of seed 002 and OpenTelemetry, read by the sources and summed by the checks;
+missing usage is not evaluated."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.unit.agent.builders import check, conversation, node, run, turn, workflow
 
-from toolproof.check.usage import summed_usage, usage_records
+from toolproof.check.usage import summed_usage
 from toolproof.model.result import Status
 from toolproof.model.scenario import TokenLimitCheck
 from toolproof.model.transcript import Usage
 from toolproof.sources.traces import read_traces
+from toolproof.sources.traces.usage import usage_records, with_found_usage
 
 
 @pytest.mark.parametrize(
@@ -49,7 +51,10 @@ def test_records_anywhere_are_summed() -> None:
             {"output": [{"usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 2}}]},
         ]
     }
-    usage = summed_usage([turn(body=body), turn(usage=Usage(input_tokens=100, output_tokens=1))])
+    turns = [turn(body=body), turn(usage=Usage(input_tokens=100, output_tokens=1))]
+    # the checks read only the typed usage; the source reads the body's records into it
+    assert summed_usage(turns) == Usage(input_tokens=100, output_tokens=1)
+    usage = summed_usage([with_found_usage(each) for each in turns])
     assert usage == Usage(input_tokens=111, output_tokens=8, total_tokens=119)
 
 
@@ -96,7 +101,7 @@ def test_recorded_usage_is_not_counted_again_from_node_outputs() -> None:
     """A root span's usage already counts the model calls whose outputs hold usage records."""
     model = node("OpenAI Chat Model", output={"tokenUsage": {"promptTokens": 100, "completionTokens": 50}})
     recorded = turn(usage=Usage(input_tokens=100, output_tokens=50), nodes=(model,))
-    for scope in ([recorded], [turn(nodes=(model,))]):
+    for scope in ([with_found_usage(recorded)], [with_found_usage(turn(nodes=(model,)))]):
         usage = summed_usage(scope)
         assert usage is not None and (usage.input_tokens, usage.output_tokens, usage.total) == (100, 50, 150)
 

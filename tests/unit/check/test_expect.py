@@ -26,6 +26,7 @@ def failed(expect: dict[str, Any], text: str = "", **observed: Any) -> Failure:
 
 def test_registry_follows_mcp_assert_order() -> None:
     assert [name for name, _ in CHECKS] == [
+        "task.status", "task.states", "task.error_code", "task.message", "task.min_ms", "task.max_ms",
         "not_error", "is_error", "not_empty", "equals", "contains", "contains_any", "not_contains",
         "matches_regex", "json_path", "min_results", "max_results", "net_delta", "file_contains",
         "file_not_contains", "file_not_exists", "in_order", "file_unchanged", "min_progress",
@@ -35,7 +36,7 @@ def test_registry_follows_mcp_assert_order() -> None:
 
 
 def test_every_expect_field_has_a_check() -> None:
-    assert {name for name, _ in CHECKS} == set(Expect.model_fields)
+    assert {name.split(".")[0] for name, _ in CHECKS} == set(Expect.model_fields)  # task.*: fields of task
 
 
 def test_an_empty_expect_passes_anything() -> None:

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.load import SuiteNotFound, discover, load_suite
-from toolproof.load.agent_cases import CASE_SUFFIXES, load_agent_cases
-from toolproof.load.walk import files_under
+from toolproof.load import SuiteNotFound, collect, load_suite, walk
+from toolproof.load.dialects import suffixes
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    return walk(paths, suffixes("server"))
 
 
 def _tree(root: Path, files: list[str]) -> None:
@@ -86,7 +89,7 @@ def hostile(tmp_path: Path) -> Path:
 def test_links_and_special_files_never_stop_the_walk(hostile: Path) -> None:
     found = sorted(path.name for path in discover([hostile]))
     assert found == ["gone.yaml", "good.yaml", "ping.yaml", "pong.yaml", "self.yaml"]
-    assert sorted(path.name for path in files_under(hostile, frozenset({".yaml"}))) == found
+    assert sorted(path.name for path in walk([hostile], frozenset({".yaml"}))) == found
 
 
 def test_a_broken_link_is_a_load_error_naming_it_and_the_good_file_still_loads(hostile: Path) -> None:
@@ -101,7 +104,7 @@ def test_a_broken_link_is_a_load_error_naming_it_and_the_good_file_still_loads(h
 def test_agent_cases_load_beside_broken_links(hostile: Path) -> None:
     case = "name: hello\nprompt: hi\nexpect: [{called: lookup}]\n"
     (hostile / "good.yaml").write_text(case, encoding="utf-8")
-    cases, errors = load_agent_cases(files_under(hostile, CASE_SUFFIXES))
-    assert [case.name for case in cases] == ["hello"]
-    broken = sorted(error.file.name for error in errors)
+    collected = collect([hostile], kind="agent")
+    assert [case.name for case in collected.cases] == ["hello"]
+    broken = sorted(error.file.name for error in collected.errors)
     assert broken == ["gone.yaml", "ping.yaml", "pong.yaml", "self.yaml"]

@@ -11,6 +11,7 @@ from tests.unit.report.synthetic import SECRET, feed, sample
 
 from toolproof.check.trials import combine
 from toolproof.core.sanitize import MASK
+from toolproof.load.collect import prioritise
 from toolproof.model.events import RunFinished, RunStarted
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
@@ -24,7 +25,7 @@ from toolproof.report.baseline import (
     load_baseline,
 )
 from toolproof.report.gate import meets_threshold, pass_percentage
-from toolproof.report.history import LastFailedWriter, last_failed, prioritise
+from toolproof.report.history import LastFailedWriter, last_failed
 from toolproof.report.html import ReportFormatError, check_document, render_html
 from toolproof.report.json_report import JsonReport
 from toolproof.report.markdown import MarkdownReport

@@ -13,6 +13,7 @@ from tests.unit.report.synthetic import SECRET, feed, hostile, sample
 from toolproof import __version__
 from toolproof.model.events import CaseFinished, RunStarted
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.report.json_read import results_of
 from toolproof.report.json_report import JsonReport
 
 
@@ -84,7 +85,11 @@ def test_node_ids_are_unique_per_case_and_shared_by_its_trials() -> None:
     stdout = io.StringIO()
     feed(JsonReport("-", stdout=stdout), results)
     assert [entry["node_id"] for entry in json.loads(stdout.getvalue())["results"]] == [
-        "d/a.yaml::same", "d/a.yaml::same", "d/a.yaml::same [2]", "d/a.yaml::same [2]", "d/b.yaml::same",
+        "d/a.yaml::same",
+        "d/a.yaml::same",
+        "d/a.yaml::same [2]",
+        "d/a.yaml::same [2]",
+        "d/b.yaml::same",
     ]
 
 
@@ -178,3 +183,16 @@ def test_a_closed_stdout_warns() -> None:
     stdout.close()
     feed(JsonReport("-", stdout=stdout, stderr=stderr), sample())
     assert stderr.getvalue().startswith("toolproof: could not write the JSON report to stdout: ")
+
+
+def test_a_results_details_are_written_and_read_back() -> None:
+    details = {"official": {"scenarios": [], "note": "untested"}}
+    result = CaseResult(
+        name="ping [basic/utilities/ping]", file=Path("s"), status=Status.PASS, details=details
+    )
+    stdout = io.StringIO()
+    feed(JsonReport("-", stdout=stdout), [result, result.model_copy(update={"details": {}})])
+    document = json.loads(stdout.getvalue())
+    assert document["results"][0]["details"] == details
+    assert "details" not in document["results"][1]
+    assert [each.details for each in results_of(document, "report.json")] == [details, {}]

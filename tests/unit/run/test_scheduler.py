@@ -3,7 +3,7 @@ from pathlib import Path
 
 import anyio
 
-from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted
+from toolproof.model.events import CaseFinished, CaseStarted, Event, RunFinished, RunStarted, RunStopped
 from toolproof.model.result import CaseResult, Status
 from toolproof.run.scheduler import LIVE_PER_JOB, Slot, run_all
 
@@ -141,3 +141,31 @@ def test_a_case_has_a_task_only_once_it_may_start() -> None:
     assert len(results) == 200
     # the cases under way (at most 2 * LIVE_PER_JOB) and the run's own task, never one per case
     assert max(tasks) <= 2 * LIVE_PER_JOB + 1
+
+
+def test_a_run_stopped_by_maxfail_says_so_before_it_finishes() -> None:
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        await anyio.sleep(0 if index == 0 else 5)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.FAIL)
+
+    sink = Recorder()
+    anyio.run(lambda: run_all(range(4), execute, str, jobs=2, sink=sink, maxfail=1))
+    stopped = [event for event in sink.events if isinstance(event, RunStopped)]
+    assert stopped == [RunStopped("after 1 failure (-x/--maxfail)", 3)]
+    assert sink.events.index(stopped[0]) == len(sink.events) - 2  # just before RunFinished
+
+
+def test_a_cancelled_run_says_so_and_a_whole_run_does_not() -> None:
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        await anyio.sleep(0 if index == 0 else 60)
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    async def cancelled(sink: Recorder) -> None:
+        with anyio.move_on_after(1):
+            await run_all(range(3), execute, str, jobs=3, sink=sink)
+
+    stopped, whole = Recorder(), Recorder()
+    anyio.run(cancelled, stopped)
+    assert [e for e in stopped.events if isinstance(e, RunStopped)] == [RunStopped("when cancelled", 2)]
+    anyio.run(lambda: run_all(range(1), execute, str, jobs=1, sink=whole))
+    assert not any(isinstance(e, RunStopped) for e in whole.events)

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 
 from toolproof.load import LoadError, load_file
-from toolproof.model.events import Event, RunFinished
+from toolproof.model.events import Event, LoadFailed, RunFinished
 from toolproof.model.result import FailureKind, Status
 from toolproof.run.load_errors import by_document, load_error_result
 from toolproof.run.server_suite import run_server_suite
@@ -87,6 +87,9 @@ def test_one_result_per_broken_document_with_every_problem(tmp_path: Path) -> No
                                                                  "timeout"]}
     finished = sink.events[-1]
     assert isinstance(finished, RunFinished) and len(finished.results) == 2
+    failed = [event for event in sink.events if isinstance(event, LoadFailed)]
+    assert [(e.file, e.line, len(e.problems)) for e in failed] == [(path, 4, 3), (path, 12, 2)]
+    assert failed[0].problems[0] == f"{path}:4:3: server.args: Input should be a valid list, got 5"
 
 
 def test_a_single_problem_is_reported_as_it_is(tmp_path: Path) -> None:

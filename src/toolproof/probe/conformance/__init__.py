@@ -11,8 +11,11 @@ from toolproof.mcp.spec import ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
-from toolproof.probe.conformance.checks import SPEC, Verdict, run_checks
+from toolproof.probe.conformance.checks import SPEC, RequirementResult
 from toolproof.probe.conformance.http_checks import http_checks
+from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.official import official
+from toolproof.probe.conformance.steps import run_checks
 from toolproof.probe.conformance.wire import NoAnswer, open_link
 from toolproof.probe.workdir import in_scratch
 
@@ -29,7 +32,9 @@ class ProbeFailed(Exception):
         self.stderr = stderr
 
 
-async def probe_server(spec: ConnectSpec, verdicts: list[Verdict]) -> None:
+async def probe_server(
+    spec: ConnectSpec, verdicts: list[RequirementResult], inputs: ProbeInputs | None = None
+) -> None:
     """Every check that applies to the server's transport, into `verdicts` as each is made; ProbeFailed when
     none could run."""
     fault: TransportFault | None = None
@@ -40,7 +45,7 @@ async def probe_server(spec: ConnectSpec, verdicts: list[Verdict]) -> None:
                 if isinstance(link.channel, StdioChannel):
                     server = link.channel.server
                 try:
-                    await run_checks(link, verdicts)
+                    await run_checks(link, verdicts, inputs)
                 finally:
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
@@ -62,7 +67,7 @@ async def probe_server(spec: ConnectSpec, verdicts: list[Verdict]) -> None:
         raise ProbeFailed(failure, stderr) from error
 
 
-def results(verdicts: list[Verdict], location: Path) -> list[CaseResult]:
+def results(verdicts: list[RequirementResult], location: Path) -> list[CaseResult]:
     """One CaseResult per check, named with the spec section it enforces, at `location` (the server)."""
     converted = []
     for verdict in verdicts:
@@ -78,20 +83,24 @@ def results(verdicts: list[Verdict], location: Path) -> list[CaseResult]:
                 failure=failure,
                 reason=verdict.message if verdict.status is Status.SKIP else None,
                 duration_s=verdict.seconds,
+                warnings=verdict.warnings,
+                details={"section": f"{SPEC}{verdict.section}", "official": official(verdict.check)},
             )
         )
     return converted
 
 
-async def check_server(spec: ConnectSpec, location: Path, found: list[CaseResult]) -> None:
+async def check_server(
+    spec: ConnectSpec, location: Path, found: list[CaseResult], inputs: ProbeInputs | None = None
+) -> None:
     """Probe the server into `found`: one result per check, or one error (with the server's stderr and the
     time it took) when no check could run; when cancelled (a stop signal), the results of the checks made so
     far. `location` is what the results name as their file."""
     started = time.perf_counter()
-    verdicts: list[Verdict] = []
+    verdicts: list[RequirementResult] = []
     failed: ProbeFailed | None = None
     try:
-        await probe_server(spec, verdicts)
+        await probe_server(spec, verdicts, inputs)
     except ProbeFailed as error:
         failed = error
     finally:  # also when cancelled

@@ -11,7 +11,7 @@ import itertools
 import json
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import mcp_types as types
@@ -22,11 +22,14 @@ from pydantic import ValidationError
 
 from toolproof.mcp.stdio import StdioChannel, stray_warning
 from toolproof.model.result import Status
+from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.wire import Link, Message, NoAnswer
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25/"
 UNKNOWN_VERSION = "1999-01-01"
 HANDSHAKE_VERSIONS = frozenset(v for v in KNOWN_PROTOCOL_VERSIONS if v <= LATEST_HANDSHAKE_VERSION)
+# What the probe says it can do, so that a server may ask for it during a call (the link answers: see wire).
+CLIENT_CAPABILITIES: dict[str, Any] = {"sampling": {}, "elicitation": {"form": {}}}
 MAX_PAGES = 100
 SETTLE_S = 0.3
 SAID_CHARS = 160
@@ -38,7 +41,7 @@ LISTS = {
 
 
 @dataclass(frozen=True)
-class Verdict:
+class RequirementResult:
     """The outcome of one check: `section` is the part of the spec it enforces (relative to SPEC)."""
 
     check: str
@@ -46,31 +49,45 @@ class Verdict:
     status: Status
     message: str = ""
     seconds: float = 0.0
+    warnings: tuple[str, ...] = ()  # what a SHOULD the server does not follow says, without failing
 
 
 @dataclass
-class Probe:
-    """What the checks share: the link, and what the handshake and listings found."""
+class ProbedServer:
+    """What the checks share: the link, what the handshake and listings found, the inputs the user gave, and
+    the answer to each tool the probe called (by name)."""
 
     link: Link
     capabilities: dict[str, Any]
-    listed: dict[str, list[dict[str, Any]]]
-    progress_tokens: set[str | int]
+    listed: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    progress_tokens: set[str | int] = field(default_factory=set)
+    inputs: ProbeInputs = field(default_factory=ProbeInputs)
+    called: dict[str, Message] = field(default_factory=dict)
+    unanswered: list[str] = field(default_factory=list)  # tools called that gave no answer in time
 
 
-Check = Callable[[Probe], Awaitable[list[Verdict]]]
+RequirementCheck = Callable[[ProbedServer], Awaitable[list[RequirementResult]]]
 
 
-def passed(check: str, section: str, message: str = "") -> Verdict:
-    return Verdict(check, section, Status.PASS, message)
+def passed(check: str, section: str, message: str = "") -> RequirementResult:
+    return RequirementResult(check, section, Status.PASS, message)
 
 
-def failed(check: str, section: str, message: str) -> Verdict:
-    return Verdict(check, section, Status.FAIL, message)
+def failed(check: str, section: str, message: str) -> RequirementResult:
+    return RequirementResult(check, section, Status.FAIL, message)
 
 
-def skipped(check: str, section: str, reason: str) -> Verdict:
-    return Verdict(check, section, Status.SKIP, reason)
+def skipped(check: str, section: str, reason: str) -> RequirementResult:
+    return RequirementResult(check, section, Status.SKIP, reason)
+
+
+def judged(check: str, section: str, problems: list[str], seen: list[str], none: str) -> RequirementResult:
+    """Failed with the first problems, else passed naming what was checked (`seen`), else skipped: `none`."""
+    if problems:
+        return failed(check, section, "; ".join(problems[:3]))
+    if seen:
+        return passed(check, section, ", ".join(sorted(set(seen))[:5]))
+    return skipped(check, section, none)
 
 
 def error_code(answer: Message) -> int | None:
@@ -90,18 +107,18 @@ def said(answer: Message) -> str:
     return flat if len(flat) <= SAID_CHARS else flat[: SAID_CHARS - 3] + "..."
 
 
-async def handshake(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
+async def handshake(link: Link) -> tuple[list[RequirementResult], dict[str, Any]]:
     """Initialize offering an unknown version, check the answer and what came before `initialized`; return the
     verdicts and the server's capabilities. An initialize that is refused is tried again at the newest version
     the SDK offers; NoAnswer when neither is answered with a result."""
     section = "basic/lifecycle#version-negotiation"
     params = {
         "protocolVersion": UNKNOWN_VERSION,
-        "capabilities": {},
+        "capabilities": CLIENT_CAPABILITIES,
         "clientInfo": {"name": "toolproof-conformance", "version": "1"},
     }
     answer = await link.request("initialize", params)
-    verdicts: list[Verdict] = []
+    verdicts: list[RequirementResult] = []
     result = answer.get("result")
     if not isinstance(result, dict):
         verdicts.append(
@@ -148,23 +165,23 @@ async def handshake(link: Link) -> tuple[list[Verdict], dict[str, Any]]:
     return verdicts, capabilities if isinstance(capabilities, dict) else {}
 
 
-async def ping(probe: Probe) -> list[Verdict]:
+async def ping(server: ProbedServer) -> list[RequirementResult]:
     section = "basic/utilities/ping"
-    answer = await probe.link.request("ping")
+    answer = await server.link.request("ping")
     if answer.get("result") == {}:
         return [passed("ping", section)]
     return [failed("ping", section, f"ping must be answered with an empty result, got {said(answer)}")]
 
 
-async def unknown_method(probe: Probe) -> list[Verdict]:
+async def unknown_method(server: ProbedServer) -> list[RequirementResult]:
     section = "basic#responses"
-    answer = await probe.link.request("toolproof/no-such-method", {})
+    answer = await server.link.request("toolproof/no-such-method", {})
     if error_code(answer) == types.METHOD_NOT_FOUND:
         return [passed("unknown method is -32601", section)]
     return [failed("unknown method is -32601", section, f"toolproof/no-such-method got {said(answer)}")]
 
 
-async def invalid_params(probe: Probe) -> list[Verdict]:
+async def invalid_params(server: ProbedServer) -> list[RequirementResult]:
     section = "basic#responses"
     malformed: dict[str, tuple[str, dict[str, Any]]] = {
         "tools": ("tools/call", {"arguments": "not an object"}),
@@ -172,8 +189,8 @@ async def invalid_params(probe: Probe) -> list[Verdict]:
         "resources": ("resources/read", {"uri": 7}),
     }
     for capability, (method, params) in malformed.items():
-        if capability in probe.capabilities:
-            answer = await probe.link.request(method, params)
+        if capability in server.capabilities:
+            answer = await server.link.request(method, params)
             if error_code(answer) == types.INVALID_PARAMS:
                 return [passed("malformed params are -32602", section, method)]
             return [failed("malformed params are -32602", section, f"{method} {params} got {said(answer)}")]
@@ -182,11 +199,11 @@ async def invalid_params(probe: Probe) -> list[Verdict]:
     ]
 
 
-async def request_ids(probe: Probe) -> list[Verdict]:
+async def request_ids(server: ProbedServer) -> list[RequirementResult]:
     section = "basic#requests"
     problems = []
     for ident in ("toolproof-ü-7", 2**40 + 3, "42"):
-        answer = await probe.link.request("ping", request_id=ident)
+        answer = await server.link.request("ping", request_id=ident)
         sent_back = answer.get("id")
         if sent_back != ident or type(sent_back) is not type(ident):
             problems.append(f"id {ident!r} came back as {sent_back!r}")
@@ -195,20 +212,20 @@ async def request_ids(probe: Probe) -> list[Verdict]:
     return [passed("request ids are echoed", section)]
 
 
-async def listings(probe: Probe) -> list[Verdict]:
+async def listings(server: ProbedServer) -> list[RequirementResult]:
     """Each advertised listing, page by page: well-formed, finite, without duplicates."""
     section = "server/utilities/pagination"
     verdicts = []
     for capability, (method, key, identity, model) in LISTS.items():
         check = f"{method} pages"
-        if capability not in probe.capabilities:
+        if capability not in server.capabilities:
             verdicts.append(skipped(check, section, f"the server does not offer {capability}"))
             continue
         items: list[dict[str, Any]] = []
         cursor: str | None = None
         problem = ""
         for _ in range(MAX_PAGES):
-            answer = await probe.link.request(method, {"cursor": cursor} if cursor else {})
+            answer = await server.link.request(method, {"cursor": cursor} if cursor else {})
             result = answer.get("result")
             if not isinstance(result, dict):
                 problem = f"page {len(items)} got {said(answer)}"
@@ -228,20 +245,20 @@ async def listings(probe: Probe) -> list[Verdict]:
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if not problem and duplicates:
             problem = f"listed twice across pages: {', '.join(duplicates[:5])}"
-        probe.listed[capability] = items
+        server.listed[capability] = items
         verdicts.append(
             failed(check, section, problem) if problem else passed(check, section, f"{len(items)} listed")
         )
     return verdicts
 
 
-async def honest_capabilities(probe: Probe) -> list[Verdict]:
+async def honest_capabilities(server: ProbedServer) -> list[RequirementResult]:
     """Advertised ⇔ implemented, for what a request can show without changing anything."""
     section = "basic/lifecycle#capability-negotiation"
-    caps = probe.capabilities
-    resources = probe.listed.get("resources") or []
+    caps = server.capabilities
+    resources = server.listed.get("resources") or []
     uri = str(resources[0]["uri"]) if resources else "toolproof://no-such-resource"
-    prompts = probe.listed.get("prompts") or []
+    prompts = server.listed.get("prompts") or []
     ref = (
         {"type": "ref/prompt", "name": str(prompts[0]["name"])}
         if prompts
@@ -267,7 +284,7 @@ async def honest_capabilities(probe: Probe) -> list[Verdict]:
     verdicts = []
     for capability, advertised, method, params in asks:
         check = f"{capability} advertised only if implemented"
-        answer = await probe.link.request(method, params)
+        answer = await server.link.request(method, params)
         missing = error_code(answer) == types.METHOD_NOT_FOUND
         if advertised and missing:
             verdicts.append(
@@ -284,7 +301,7 @@ async def honest_capabilities(probe: Probe) -> list[Verdict]:
         else:
             verdicts.append(passed(check, section, "advertised" if advertised else "not advertised"))
         if method == "resources/subscribe" and advertised and "result" in answer:
-            await probe.link.request("resources/unsubscribe", {"uri": uri})
+            await server.link.request("resources/unsubscribe", {"uri": uri})
     return verdicts
 
 
@@ -300,43 +317,43 @@ def _schema_problem(schema: Any) -> str:
     return ""
 
 
-async def schemas(probe: Probe) -> list[Verdict]:
+async def schemas(server: ProbedServer) -> list[RequirementResult]:
     section = "server/tools#tool"
-    tools = probe.listed.get("tools")
+    tools = server.listed.get("tools")
     if tools is None:
         return [skipped("tool schemas are valid JSON Schema", section, "the server does not offer tools")]
     problems = []
     for tool in tools:
-        for field in ("inputSchema", "outputSchema"):
-            if field in tool and (problem := _schema_problem(tool[field])):
-                problems.append(f"{tool.get('name')}: {field} {problem}")
+        for key in ("inputSchema", "outputSchema"):
+            if key in tool and (problem := _schema_problem(tool[key])):
+                problems.append(f"{tool.get('name')}: {key} {problem}")
     if problems:
         return [failed("tool schemas are valid JSON Schema", section, "; ".join(problems[:5]))]
     return [passed("tool schemas are valid JSON Schema", section, f"{len(tools)} tools")]
 
 
-def _safe(tool: dict[str, Any]) -> bool:
-    """Whether a tool may be called by a probe: it says it is read-only and needs no argument."""
+def safe_arguments(server: ProbedServer, tool: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments a probe may call `tool` with: those the user's inputs give for it, else none when it says
+    it is read-only and needs no argument; None when it may not be called."""
+    name = str(tool.get("name"))
+    if name in server.inputs.tools:
+        return server.inputs.tools[name]
     schema = tool.get("inputSchema") or {}
-    return bool((tool.get("annotations") or {}).get("readOnlyHint")) and not schema.get("required")
+    if (tool.get("annotations") or {}).get("readOnlyHint") and not schema.get("required"):
+        return {}
+    return None
 
 
-async def structured_output(probe: Probe) -> list[Verdict]:
+async def structured_output(server: ProbedServer) -> list[RequirementResult]:
     section = "server/tools#output-schema"
     check = "structuredContent matches outputSchema"
-    tools = probe.listed.get("tools") or []
-    by_name = {str(t.get("name")): t for t in tools if "outputSchema" in t and _safe(t)}
-    candidates = list(by_name.values())
+    tools = server.listed.get("tools") or []
+    candidates = [t for t in tools if "outputSchema" in t and str(t.get("name")) in server.called]
     if not candidates:
-        return [
-            skipped(check, section, "no read-only tool without required arguments declares an outputSchema")
-        ]
+        return [skipped(check, section, "no tool the probe may call declares an outputSchema")]
     problems = []
     for tool in candidates:
-        token = f"toolproof-progress-{tool['name']}"
-        probe.progress_tokens.add(token)
-        params = {"name": tool["name"], "arguments": {}, "_meta": {"progressToken": token}}
-        result = (await probe.link.request("tools/call", params)).get("result")
+        result = server.called[str(tool["name"])].get("result")
         if not isinstance(result, dict) or result.get("isError"):
             continue
         if "structuredContent" not in result:
@@ -350,17 +367,17 @@ async def structured_output(probe: Probe) -> list[Verdict]:
     return [passed(check, section, ", ".join(t["name"] for t in candidates))]
 
 
-async def cancellation(probe: Probe) -> list[Verdict]:
+async def cancellation(server: ProbedServer) -> list[RequirementResult]:
     """After a cancellation for a request never sent, the server still answers: a listing it advertises, or
     else ping (whose -32601, from a server without ping, is an answer too)."""
     section = "basic/utilities/cancellation"
     check = "a stray cancellation is ignored"
-    await probe.link.notify(
+    await server.link.notify(
         "notifications/cancelled", {"requestId": "toolproof-never-sent", "reason": "probe"}
     )
-    method = next((LISTS[name][0] for name in LISTS if name in probe.capabilities), "ping")
+    method = next((LISTS[name][0] for name in LISTS if name in server.capabilities), "ping")
     try:
-        answer = await probe.link.request(method)
+        answer = await server.link.request(method)
     except NoAnswer as error:
         return [failed(check, section, f"after notifications/cancelled for an unknown request: {error}")]
     if "result" in answer or (method == "ping" and error_code(answer) == types.METHOD_NOT_FOUND):
@@ -368,14 +385,18 @@ async def cancellation(probe: Probe) -> list[Verdict]:
     return [failed(check, section, f"{method} after a stray cancellation got {said(answer)}")]
 
 
-def passive(probe: Probe) -> list[Verdict]:
+def passive(server: ProbedServer) -> list[RequirementResult]:
     """What the notifications the server sent during the probe show."""
     verdicts = []
     section = "basic/utilities/progress"
-    progress = [m.get("params") or {} for m in probe.link.seen if m.get("method") == "notifications/progress"]
-    strays = [p.get("progressToken") for p in progress if p.get("progressToken") not in probe.progress_tokens]
+    progress = [
+        m.get("params") or {} for m in server.link.seen if m.get("method") == "notifications/progress"
+    ]
+    strays = [
+        p.get("progressToken") for p in progress if p.get("progressToken") not in server.progress_tokens
+    ]
     regress = []
-    for token in probe.progress_tokens:
+    for token in server.progress_tokens:
         values = [p.get("progress", 0) for p in progress if p.get("progressToken") == token]
         if any(later <= earlier for earlier, later in itertools.pairwise(values)):
             regress.append(str(token))
@@ -389,20 +410,20 @@ def passive(probe: Probe) -> list[Verdict]:
     for capability in LISTS:
         method = f"notifications/{capability}/list_changed"
         check = f"{method} only if listChanged"
-        sent = any(m.get("method") == method for m in probe.link.seen)
-        declared = bool((probe.capabilities.get(capability) or {}).get("listChanged"))
+        sent = any(m.get("method") == method for m in server.link.seen)
+        declared = bool((server.capabilities.get(capability) or {}).get("listChanged"))
         if sent and not declared:
             verdicts.append(
                 failed(check, f"server/{capability}#capabilities", f"sent {method} without listChanged")
             )
         elif sent:
             verdicts.append(passed(check, f"server/{capability}#capabilities"))
-    if isinstance(probe.link.channel, StdioChannel):
-        verdicts.append(stdout_only_messages(probe.link.stray))
+    if isinstance(server.link.channel, StdioChannel):
+        verdicts.append(stdout_only_messages(server.link.stray))
     return verdicts
 
 
-def stdout_only_messages(stray: list[str]) -> Verdict:
+def stdout_only_messages(stray: list[str]) -> RequirementResult:
     """The stdio rule: the server MUST NOT write anything to its stdout that is not a valid MCP message."""
     check, section = "stdout holds only MCP messages", "basic/transports#stdio"
     warning = stray_warning(stray)
@@ -412,37 +433,7 @@ def stdout_only_messages(stray: list[str]) -> Verdict:
     return failed(check, section, f"{warning} ({rule})")
 
 
-CHECKS: tuple[Check, ...] = (
-    ping,
-    unknown_method,
-    invalid_params,
-    request_ids,
-    listings,
-    honest_capabilities,
-    schemas,
-    structured_output,
-    cancellation,
-)
-
-
-async def run_checks(link: Link, verdicts: list[Verdict]) -> None:
-    """Every check on one fresh link, in order, into `verdicts`; a request left unanswered fails its check,
-    ends the rest."""
-    started = time.perf_counter()
-    made, capabilities = await handshake(link)
-    verdicts += timed(made, started)
-    probe = Probe(link, capabilities, {}, set())
-    for check in CHECKS:
-        started = time.perf_counter()
-        try:
-            verdicts += timed(await check(probe), started)
-        except NoAnswer as error:
-            verdicts.append(failed(check.__name__.replace("_", " "), "basic#responses", str(error)))
-            return
-    verdicts += passive(probe)
-
-
-def timed(verdicts: list[Verdict], started: float) -> list[Verdict]:
+def timed(verdicts: list[RequirementResult], started: float) -> list[RequirementResult]:
     """`verdicts` sharing the time since `started` (the checks of one step are made together)."""
     share = (time.perf_counter() - started) / max(len(verdicts), 1)
     return [replace(verdict, seconds=share) for verdict in verdicts]

@@ -21,6 +21,16 @@ from toolproof.mcp.stdio import ProtocolViolation, StdioChannel
 from toolproof.model.server_config import Transport
 
 Message = dict[str, Any]
+# The results the link answers a server's requests with (the probe declares sampling and elicitation).
+ANSWERS: dict[str, Message] = {
+    "ping": {},
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": "toolproof conformance does not sample"},
+        "model": "toolproof-conformance",
+    },
+    "elicitation/create": {"action": "decline"},
+}
 
 
 class NoAnswer(Exception):
@@ -30,7 +40,8 @@ class NoAnswer(Exception):
 @dataclass
 class Link:
     """Send requests and notifications as built; every other message that arrives is kept in `seen`, in order,
-    as sent (a server request is answered: ping with {}, anything else with -32601)."""
+    as sent (a server request is answered: ping with {}, sampling with a fixed reply, elicitation declined,
+    anything else with -32601)."""
 
     read: Any
     write: Any
@@ -38,6 +49,9 @@ class Link:
     channel: StdioChannel | HttpChannel
     seen: list[Message] = field(default_factory=list)
     stray: list[str] = field(default_factory=list)  # lines on stdout that are not JSON-RPC, as written
+    abandoned: set[int | str] = field(
+        default_factory=set
+    )  # ids of requests given up on: a late answer is kept
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def send(self, message: Message) -> None:
@@ -50,15 +64,22 @@ class Link:
         await self.send(message)
 
     async def request(
-        self, method: str, params: dict[str, Any] | None = None, *, request_id: int | str | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        request_id: int | str | None = None,
+        timeout: float | None = None,
     ) -> Message:
-        """The server's response (result or error) to one request, as sent."""
+        """The server's response (result or error) to one request, as sent, within `timeout` (default: the
+        link's)."""
         ident = next(self._ids) if request_id is None else request_id
         message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
         if params is not None:
             message["params"] = params
         await self.send(message)
-        with anyio.move_on_after(self.timeout):
+        limit = self.timeout if timeout is None else timeout
+        with anyio.move_on_after(limit):
             while True:
                 try:
                     arrived = await self.read.receive()
@@ -68,20 +89,27 @@ class Link:
                     self._note(arrived)
                     continue
                 wire: Message = arrived.message.model_dump(by_alias=True, mode="json", exclude_none=True)
-                if "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
+                if "method" not in wire and wire.get("id") in self.abandoned:
+                    self.seen.append(wire)
+                elif "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
                     return wire
                 self.seen.append(wire)
                 if "id" in wire and "method" in wire:
                     await self._answer(wire)
-        raise NoAnswer(f"{method}: no answer within {self.timeout:g} s")
+        raise NoAnswer(f"{method}: no answer within {limit:g} s")
+
+    async def abandon(self, request_id: int | str, reason: str) -> None:
+        """Cancel a request that got no answer in time; an answer that still comes is kept in `seen`."""
+        self.abandoned.add(request_id)
+        await self.notify("notifications/cancelled", {"requestId": request_id, "reason": reason})
 
     def _note(self, arrived: object) -> None:
         if isinstance(arrived, ProtocolViolation) and arrived.line is not None:
             self.stray.append(arrived.line)
 
     async def _answer(self, asked: Message) -> None:
-        if asked["method"] == "ping":
-            await self.send({"jsonrpc": "2.0", "id": asked["id"], "result": {}})
+        if asked["method"] in ANSWERS:
+            await self.send({"jsonrpc": "2.0", "id": asked["id"], "result": ANSWERS[asked["method"]]})
             return
         error = {"code": types.METHOD_NOT_FOUND, "message": "not offered by toolproof conformance"}
         await self.send({"jsonrpc": "2.0", "id": asked["id"], "error": error})

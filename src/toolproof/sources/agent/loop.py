@@ -5,7 +5,7 @@ each call is executed over the host in the order asked and its result fed back; 
 uses is the turn's answer, on which the configured guardrails run (`Turn.guardrails`; None when none are
 configured or the turn gave no answer). A turn that is still calling tools after `max_steps` model calls
 ends the run, as does a provider that cannot answer: the transcript keeps what happened and says why it
-stopped (`metadata["stop"]`), so the verdict can say so too. Later turns carry the whole conversation forward.
+stopped (`Transcript.stop`), so the verdict can say so too. Later turns carry the whole conversation forward.
 Anything else the provider or the host raises (a replayed cassette that does not hold the request) is not
 an answer the model could be shown: it propagates and ends the run.
 """
@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from toolproof.model.guardrail import Guardrail
-from toolproof.model.transcript import ToolCall, Transcript, Turn, Usage
+from toolproof.model.result import FailureKind
+from toolproof.model.transcript import RunStop, ToolCall, ToolDeclaration, Transcript, Turn, Usage
 from toolproof.providers.base import Message, ModelRequest, Provider, ProviderError, ToolSpec
 from toolproof.sources.agent.guardrails import evaluate
 from toolproof.sources.agent.host import ToolHost
@@ -51,14 +51,14 @@ class _Conversation:
     messages: list[Message]
     position: int = 0
 
-    async def turn(self, index: int, user: str) -> tuple[Turn, dict[str, Any] | None]:
+    async def turn(self, index: int, user: str) -> tuple[Turn, RunStop | None]:
         """The turn's record, and why the run must stop after it (None: it ended with an answer)."""
         started = time.perf_counter()
         self.messages.append(Message(role="user", text=user))
         calls: list[ToolCall] = []
         usage: Usage | None = None
         reply_text = ""
-        stop: dict[str, Any] | None = None
+        stop: RunStop | None = None
         for step in range(self.settings.max_steps):
             request = ModelRequest(
                 model=self.settings.model,
@@ -73,13 +73,13 @@ class _Conversation:
             try:
                 reply = await self.provider.complete(request)
             except ProviderError as error:
-                stop = {
-                    "reason": STOP_PROVIDER,
-                    "kind": error.kind,
-                    "turn": index + 1,
-                    "step": step + 1,
-                    "message": f"the model call failed in turn {index + 1}, step {step + 1}: {error}",
-                }
+                stop = RunStop(
+                    reason=STOP_PROVIDER,
+                    kind=error.kind,
+                    turn=index + 1,
+                    step=step + 1,
+                    message=f"the model call failed in turn {index + 1}, step {step + 1}: {error}",
+                )
                 break
             if reply.usage is not None:
                 usage = reply.usage if usage is None else usage + reply.usage
@@ -105,14 +105,14 @@ class _Conversation:
                     Message(role="tool", text=outcome.text, tool_use_id=use.id, is_error=outcome.is_error)
                 )
         else:
-            stop = {
-                "reason": STOP_MAX_STEPS,
-                "kind": "expectation",
-                "turn": index + 1,
-                "step": self.settings.max_steps,
-                "message": f"no final answer in turn {index + 1} after {self.settings.max_steps} model steps "
+            stop = RunStop(
+                reason=STOP_MAX_STEPS,
+                kind=FailureKind.EXPECTATION,
+                turn=index + 1,
+                step=self.settings.max_steps,
+                message=f"no final answer in turn {index + 1} after {self.settings.max_steps} model steps "
                 "(max_steps reached)",
-            }
+            )
         record = Turn(
             user=user,
             reply="" if stop else reply_text,
@@ -136,35 +136,28 @@ async def run_conversation(
     """Play every user turn against the model and return what happened.
 
     `scenario` names the run in every model request (with the turn's index) and in the transcript.
-    `metadata` holds the provider's name, the model, the tool catalog, the total duration and, when the run
-    stopped early, `stop`: {reason: max_steps | provider_error, turn, step, message}.
+    The transcript names the provider and the model, holds the tool catalog, the total duration and, when
+    the run stopped early, its `stop` (reason `max_steps` or `provider_error`, with its turn and step).
     """
     started = time.perf_counter()
     started_ms = time.time() * 1000
     tools = await host.list_tools()
     conversation = _Conversation(scenario, provider, host, settings, tools, [])
     turns: list[Turn] = []
-    stop: dict[str, Any] | None = None
+    stop: RunStop | None = None
     for index, user in enumerate(users):
         turn, stop = await conversation.turn(index, user)
         turns.append(turn)
         if stop is not None:
             break
-    metadata: dict[str, Any] = {
-        "provider": provider.name,
-        "model": settings.model,
-        "tools": [
-            {"name": tool.name, "description": tool.description, "input_schema": tool.input_schema}
-            for tool in tools
-        ],
-        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
-    }
-    if stop is not None:
-        metadata["stop"] = stop
     return Transcript(
         turns=tuple(turns),
         scenario=scenario,
         source="agent loop",
         started_ms=started_ms,
-        metadata=metadata,
+        duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        stop=stop,
+        provider=provider.name,
+        model=settings.model,
+        tools=tuple(ToolDeclaration(**vars(tool)) for tool in tools),
     )

@@ -1,6 +1,7 @@
 """Live trajectories: proxy an agent's stdio session with its MCP server and record the tool calls.
 
-`intercept` runs the session (see `proxy`); `run.trajectory.intercepted_verdict` checks what it recorded.
+`intercept` runs the session (see `proxy`); its `Interception.observed()` is the run it recorded, which
+`run.trajectory.intercepted_verdict` checks.
 """
 
 from __future__ import annotations

@@ -26,7 +26,9 @@ import anyio.abc
 
 from toolproof.mcp.process import ServerProcess, run_server
 from toolproof.mcp.signals import cancelled_by_signals
+from toolproof.model.transcript import Transcript
 from toolproof.sources.intercept.recorder import CallRecorder, RecordedCall
+from toolproof.sources.traces.audit_log import calls_only
 
 READ_CHUNK = 64 * 1024
 STOP_GRACE_S = 0.5
@@ -61,6 +63,10 @@ class Interception:
     timeout_s: float | None = None
     stop_signal: signal.Signals | None = None
 
+    def observed(self) -> Transcript:
+        """The session as the run it observed: its tool calls in order, no reply."""
+        return calls_only(call.tool_call(position) for position, call in enumerate(self.calls))
+
     def note(self) -> str | None:
         """What a person should know about a session that did not end with the agent closing it."""
         count = len(self.calls)
@@ -91,8 +97,13 @@ async def intercept(
     started = time.perf_counter()
     recorder = CallRecorder()
     async with run_server(
-        command[0], command[1:], env, None,
-        stop_grace=STOP_GRACE_S, term_grace=TERM_GRACE_S, inherit_stderr=True,
+        command[0],
+        command[1:],
+        env,
+        None,
+        stop_grace=STOP_GRACE_S,
+        term_grace=TERM_GRACE_S,
+        inherit_stderr=True,
     ) as server:
         proxy = _Proxy(server, agent_in, agent_out, recorder)
         ending = await proxy.run(timeout_s)

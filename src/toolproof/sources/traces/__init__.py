@@ -17,8 +17,7 @@ from toolproof.sources.traces import shapes
 from toolproof.sources.traces.errors import TraceError, UnknownFormat
 
 if TYPE_CHECKING:
-    from toolproof.model.transcript import Transcript
-    from toolproof.sources.traces.mibo import Platform
+    from toolproof.model.transcript import Platform, Transcript
 
 __all__ = ["TraceError", "UnknownFormat", "read_traces"]
 
@@ -51,8 +50,15 @@ MAX_TRACE_BYTES = 256 * 1024 * 1024
 def read_traces(
     path: Path, *, platform: Platform | None = None, response_path: str | None = None
 ) -> list[Transcript]:
-    """Every run recorded in `path`. `platform` forces the parser of legacy Mibo bodies (else recognised
-    from the data); `response_path` is the Custom API response path of the reply text."""
+    """Every run recorded in `path`, each turn's token usage read from its body or node outputs when the
+    format does not record it apart. `platform` forces the parser of legacy Mibo bodies (else recognised from
+    the data); `response_path` is the Custom API response path of the reply text."""
+    from toolproof.sources.traces.usage import with_run_usage
+
+    return [with_run_usage(run) for run in _read(path, platform, response_path)]
+
+
+def _read(path: Path, platform: Platform | None, response_path: str | None) -> list[Transcript]:
     try:
         text = read_regular_file(path, MAX_TRACE_BYTES).decode("utf-8-sig")
     except UnreadableFile as error:

@@ -1,17 +1,18 @@
 """mcp-assert JSONL audit logs: one `{"tool": ..., "args": {...}}` object per line, as one run of one turn.
 
 The one reader of this format, for `trajectory: audit_log:` cases (`parse_audit_log`, on the raw text) and
-for `--traces` files (`read`, on records already parsed). As mcp-assert reads a log: blank lines and `null`
+for `--traces` files (`read`, on records already parsed); `calls_only` makes the run of such a log, of an
+inline trace or of an intercepted session. As mcp-assert reads a log: blank lines and `null`
 are skipped, and so are objects without a non-empty string `tool` (other audit events); `args` that is not an
 object counts as no arguments; any other line that is not a JSON object is an error naming its line. A line
 may also carry the call's `result`, `is_error` (or `isError`) and `duration_ms`. A log records no reply: the
-run says so (`metadata["no_reply"]`), so checks on the reply are not evaluated rather than run against an
+run says so (`Transcript.no_reply`), so checks on the reply are not evaluated rather than run against an
 empty one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolproof.core.dotpath import NotJSONError, json_type, parse_json
@@ -72,7 +73,12 @@ def parse_audit_log(text: str) -> list[ToolCall]:
     return _calls(records)
 
 
+def calls_only(calls: Iterable[ToolCall], source: str = "") -> Transcript:
+    """A run that recorded tool calls only (an audit log, an inline trace, an intercepted session): one turn
+    of them and no reply (`no_reply`)."""
+    return Transcript(turns=(Turn(calls=tuple(calls)),), source=source, no_reply=True)
+
+
 def read(records: list[tuple[int, Any]], source: str) -> list[Transcript]:
     """The one run of a log whose lines `read_traces` already parsed."""
-    calls = tuple(_calls(records))
-    return [Transcript(turns=(Turn(calls=calls),), source=source, metadata={"no_reply": True})]
+    return [calls_only(_calls(records), source)]

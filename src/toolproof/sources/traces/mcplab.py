@@ -111,9 +111,10 @@ def _run(record: Mapping[str, Any], line: int, source: str) -> Transcript:
         or None,
         source=f"{source}:{line}",
         started_ms=millis(record.get("ts_start")),
-        metadata={
-            key: record[key] for key in ("request_id", "provider", "model", "pass", "error") if key in record
-        },
+        request_ids=(str(record["request_id"]),) if record.get("request_id") is not None else (),
+        provider=_text(record.get("provider")),
+        model=_text(record.get("model")),
+        error=_text(record.get("error")),
     )
 
 

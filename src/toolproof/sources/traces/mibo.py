@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from toolproof.core.numbers import integer
-from toolproof.model.transcript import Node, ToolCall, Transcript, Turn
+from toolproof.model.transcript import Node, Platform, ToolCall, Transcript, Turn
 from toolproof.sources.traces import n8n_execution
 from toolproof.sources.traces.errors import TraceError
 from toolproof.sources.traces.otel import attributes, events
@@ -36,7 +36,6 @@ from toolproof.sources.traces.values import (
     text_or_none,
 )
 
-Platform = Literal["custom", "n8n", "flowise"]
 PLATFORMS: tuple[Platform, ...] = ("custom", "n8n", "flowise")
 TEXT_KEYS = ("text", "message", "content", "output", "answer", "response")
 N8N_TEXT_KEYS = ("text", "output", "message", "content", "response")
@@ -258,7 +257,7 @@ def read_legacy(
         run=str(run) if run else None,
         source=source,
         scenario=str(metadata["scenario"]) if "scenario" in metadata else None,
-        metadata={"platform": kind, **{k: v for k, v in metadata.items() if isinstance(k, str)}},
+        platform=kind,
     )
 
 

@@ -80,10 +80,10 @@ def read(documents: Iterable[Any], source: str) -> list[Transcript]:
                         traces.setdefault(str(raw.get("traceId", "")), {})[str(raw.get("spanId", ""))] = (
                             _span(raw)
                         )
-    conversations: dict[str, list[tuple[float, Any, dict[str, Any], str]]] = {}
+    conversations: dict[str, list[tuple[float, Any, str | None, str]]] = {}
     for trace_id, spans in traces.items():
         listed = list(spans.values())
-        turn, metadata = turn_of(listed, every_span_is_node=False)
+        turn, root = turn_of(listed, every_span_is_node=False)
         conversation = next(
             (
                 str(span.attributes["gen_ai.conversation.id"])
@@ -93,7 +93,7 @@ def read(documents: Iterable[Any], source: str) -> list[Transcript]:
             trace_id,
         )
         start = min((span.start for span in listed if span.start is not None), default=0.0)
-        conversations.setdefault(conversation, []).append((start, turn, metadata, trace_id))
+        conversations.setdefault(conversation, []).append((start, turn, root.error or None, trace_id))
     found = []
     for conversation, turns in conversations.items():
         turns.sort(key=lambda item: item[0])
@@ -102,7 +102,7 @@ def read(documents: Iterable[Any], source: str) -> list[Transcript]:
                 turns=renumbered(turn for _, turn, _, _ in turns),
                 run=conversation,
                 source=f"{source} (trace {', '.join(t for *_, t in turns)})",
-                metadata=turns[-1][2],
+                error=turns[-1][2],
             )
         )
     return found

@@ -342,8 +342,8 @@ def _tool_spans(ordered: list[Span]) -> list[Span]:
     return sorted([*(_with_arguments(span, given.get(span.id)) for span in tools), *extra], key=_order)
 
 
-def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[str, Any]]:
-    """One turn from the spans of one trace (in file order), and run metadata (root name, error)."""
+def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, Span]:
+    """One turn from the spans of one trace (in file order), and its root span."""
     by_id = {span.id: span for span in spans}
     roots = [span for span in spans if span.parent is None or span.parent not in by_id]
     root = min(roots or spans, key=_order)  # parents that form a cycle: the earliest span is the root
@@ -390,17 +390,12 @@ def turn_of(spans: list[Span], *, every_span_is_node: bool) -> tuple[Turn, dict[
         http_status=status,
         duration_ms=root.duration,
     )
-    metadata: dict[str, Any] = {"root": root.name, "started_ms": root.start}
-    if root.error:
-        metadata["error"] = root.error
-    return turn, metadata
+    return turn, root
 
 
 def transcript(spans: list[Span], *, source: str, run: str | None, every_span_is_node: bool) -> Transcript:
-    turn, metadata = turn_of(spans, every_span_is_node=every_span_is_node)
-    return Transcript(
-        turns=(turn,), run=run, source=source, started_ms=metadata.pop("started_ms"), metadata=metadata
-    )
+    turn, root = turn_of(spans, every_span_is_node=every_span_is_node)
+    return Transcript(turns=(turn,), run=run, source=source, started_ms=root.start, error=root.error or None)
 
 
 def renumbered(turns: Iterable[Turn]) -> tuple[Turn, ...]:
