@@ -81,6 +81,13 @@ TOOL_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 ELICITING = {"elicitation-sep1034-client-defaults": {}, "sep-2322-client-request-state": {"confirmed": True}}
 RESOURCE_READS = {"http-standard-headers": ["file:///path/to/file%20name.txt", "https://example.com/resource?id=123"]}
 PROMPT_GETS = {"http-standard-headers": ["test_prompt"]}
+# The skills scenarios: list the skills (and load none), or load the listed skill, every file verified.
+SKILLS = {
+    "sep-2640-client-no-prefetch": {"list": {}},
+    "sep-2640-client-verify-digest": {"load": "pdf-processing"},
+    "sep-2640-client-verify-size": {"load": "pdf-processing"},
+    "sep-2640-client-verify-frontmatter": {"load": "pdf-processing"},
+}
 
 
 def auth_block(scenario: str, url: str, context: dict[str, Any]) -> dict[str, Any]:
@@ -141,8 +148,8 @@ def tool_calls(scenario: str, context: dict[str, Any]) -> list[tuple[str, dict[s
 
 
 def cases(scenario: str, url: str, context: dict[str, Any]) -> list[dict[str, Any]]:
-    """The suite's cases: list the tools, then call each of the scenario's tools, read its resources and get
-    its prompts."""
+    """The suite's cases: list the tools, then call each of the scenario's tools, read its resources, get
+    its prompts and list or load its skills."""
     server: dict[str, Any] = {"transport": "http", "url": url}
     if scenario.startswith("auth/"):
         server["auth"] = auth_block(scenario, url, context)
@@ -156,6 +163,8 @@ def cases(scenario: str, url: str, context: dict[str, Any]) -> list[dict[str, An
     if scenario in PROMPT_GETS:
         blocks.append(("prompts/list", "assert_prompts", {"list": {}}))
         blocks += [(name, "assert_prompts", {"get": {"name": name}}) for name in PROMPT_GETS[scenario]]
+    if scenario in SKILLS:
+        blocks.append(("skills", "assert_skills", SKILLS[scenario]))
     return [{"name": f"{scenario}: {what}", "server": server, kind: block} for what, kind, block in blocks]
 
 

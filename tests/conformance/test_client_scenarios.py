@@ -120,16 +120,13 @@ ISSUER_MISMATCH = (
     r".*fetched for the authorization server (?P=expected) gives its issuer as (?P=given)"
 )
 BROKEN_SERVERS = {("0.1.16", "auth/2025-03-26-oauth-metadata-backcompat"): ISSUER_MISMATCH}
-SKILLS = "not built yet: assert_skills (issue 24)"
-EXPECTED_FAILURES = {
-    ("0.2.0-alpha.12", "sep-2640-client-no-prefetch"): SKILLS,
-    ("0.2.0-alpha.12", "sep-2640-client-verify-digest"): SKILLS,
-    ("0.2.0-alpha.12", "sep-2640-client-verify-size"): SKILLS,
-    ("0.2.0-alpha.12", "sep-2640-client-verify-frontmatter"): SKILLS,
-}
+EXPECTED_FAILURES: dict[tuple[str, str], str] = {}
 # Scenario -> (how many of its cases toolproof must fail, the words each of their failures carries).
 REFUSED_CALLS = {
     "http-invalid-tool-headers": (len(INVALID_HEADER_TOOLS), "x-mcp-header declaration is invalid"),
+    "sep-2640-client-verify-digest": (1, "skill://pdf-processing/SKILL.md: its SHA-256 is sha256:"),
+    "sep-2640-client-verify-size": (1, "skill://pdf-processing/SKILL.md: 139 bytes were read where the"),
+    "sep-2640-client-verify-frontmatter": (1, "its frontmatter differs from the skill's entry (description:"),
 }
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed", re.MULTILINE)
 # Measured timing under load: the retry-timing check warns when the reconnect came later than asked.

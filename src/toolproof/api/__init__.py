@@ -563,12 +563,15 @@ def evaluate(
     shard: str | None = None,
     max_rps: float | Mapping[str, float] | None = None,
     resume: str | Path | None = None,
+    protocol: Protocol = "2025-11-25",
 ) -> SuiteResult:
     """Run every agent case of `paths` live (a model and the case's MCP servers, or its HTTP agent), then
     check and judge each run. Settings left None come from the project file (`config`, default
     ./toolproof.yaml), else the defaults; the arguments mean what `toolproof eval`'s flags of the same name
     mean (`last_failed`, `failed_first`, `maxfail`, `shard`, `max_rps`, `resume`: --lf, --ff, --maxfail,
-    --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind)."""
+    --shard, --max-rps, --resume; `max_rps` is one rate for every provider, or rates by provider kind;
+    `protocol` the era spoken with the case's MCP servers, as --protocol)."""
+    from toolproof.mcp.spec import protocol_mode
     from toolproof.run.agent_eval import EvalRequest, ModelFlags, run_eval
 
     rates = {"*": max_rps} if isinstance(max_rps, (int, float)) else dict(max_rps or {})
@@ -576,6 +579,10 @@ def evaluate(
         if rate <= 0:
             raise UsageError(f"--max-rps {'' if kind == '*' else kind + '='}{rate:g}: must be greater than 0")
     stopped = read_resume(resume)
+    try:
+        mode = protocol_mode(protocol)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     chosen = selection(
         select=select,
         last_failed=last_failed,
@@ -611,6 +618,7 @@ def evaluate(
         environ=environ,
         maxfail=chosen.maxfail,
         max_rps=rates,
+        protocol=mode,
     )
     started = time.monotonic()
     taken: list[tuple[Sharded | None, Resume | None]] = [(None, None)]

@@ -6,6 +6,7 @@ from toolproof.check.expect import check_expect
 from toolproof.check.logging import check_logging
 from toolproof.check.notifications import check_notifications
 from toolproof.check.output_schema import check_output_schema
+from toolproof.check.skills import check_skills
 from toolproof.check.tools import check_tools
 from toolproof.model.observation import Observation
 from toolproof.model.result import Failure, FailureKind
@@ -15,6 +16,7 @@ from toolproof.model.server_case import (
     LoggingBlock,
     NotificationsBlock,
     ResourcesBlock,
+    SkillsBlock,
     ToolsBlock,
 )
 
@@ -35,6 +37,8 @@ def check_block(block: Block, expect: Expect, observation: Observation) -> Failu
         return check_logging(block.expect, observation.logs)
     if isinstance(block, NotificationsBlock):
         return check_notifications(block.expect, observation.notifications)
+    if isinstance(block, SkillsBlock):
+        return check_skills(block.expect, observation.result)
     failure = check_expect(expect, observation)
     if failure is None and isinstance(block, ResourcesBlock) and block.expect_notification is not None:
         failure = _check_resource_update(block.expect_notification, observation)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolproof.check.failures import fail, listed
+from toolproof.check.rpc import check_cache_scope, check_error_code, check_error_data, check_ttl_ms
 from toolproof.check.structured import check_structured, check_structured_schema
 from toolproof.check.tasks import (
     check_task_error_code,
@@ -414,10 +415,14 @@ CHECKS: tuple[tuple[str, ExpectChecker], ...] = (
     ("min_progress", check_min_progress),
     ("structured", check_structured),
     ("structured_schema", check_structured_schema),
+    ("ttl_ms", check_ttl_ms),
+    ("cache_scope", check_cache_scope),
+    ("error_code", check_error_code),
+    ("error_data", check_error_data),
 )
 """mcp-assert's order: its `Check` registry, then `file_unchanged`, then `min_progress`;
-toolproof's own checks on structuredContent come last, and on the task a call was answered with first (how
-the task ended decides whether there is a result to check)."""
+toolproof's own checks on structuredContent, then on cache hints and the JSON-RPC error, come last, and on the
+task a call was answered with first (how the task ended decides whether there is a result to check)."""
 
 
 def check_expect(expect: Expect, obs: Observation) -> Failure | None:

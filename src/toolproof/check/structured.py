@@ -37,18 +37,24 @@ def check_structured(expect: Expect, obs: Observation) -> Failure | None:
         return None
     if not has_structured(obs):
         return fail("structured", f"{NO_STRUCTURED}; text: {shown(obs.text)}", expect.structured, None)
-    for path, expected in expect.structured.items():
+    return check_paths("structured", expect.structured, obs.structured, "structuredContent")
+
+
+def check_paths(said: str, paths: dict[str, Any], document: Any, where: str) -> Failure | None:
+    """Each RFC 9535 path of `paths` selects in `document` (named `where` in a failure) a value equal to the
+    expected one, in the order written; the first that does not is the failure of the check `said`."""
+    for path, expected in paths.items():
         try:
-            values = jsonpath_values(path, obs.structured)
+            values = jsonpath_values(path, document)
         except PathSyntaxError as error:
-            return fail("structured", str(error), expected, None, path=path)
+            return fail(said, str(error), expected, None, path=path)
         if not values:
-            message = f"{path} selects nothing in structuredContent {shown(obs.structured)}"
-            return fail("structured", message, expected, None, path=path)
+            message = f"{path} selects nothing in {where} {shown(document)}"
+            return fail(said, message, expected, None, path=path)
         actual = values[0] if len(values) == 1 else values
         if not json_equal(actual, expected):
             message = f"{path}: expected {shown(expected)}, got {shown(actual)} (JSON equality, no coercion)"
-            return fail("structured", message, expected, actual, path=path)
+            return fail(said, message, expected, actual, path=path)
     return None
 
 

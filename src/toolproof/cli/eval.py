@@ -8,6 +8,7 @@ from pathlib import Path
 
 from toolproof.cli.options import (
     add_output_options,
+    add_protocol_option,
     add_resume_option,
     duration_arg,
     jobs_arg,
@@ -126,6 +127,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "case of the run; or per kind, e.g. openai=5,anthropic=2 (others unlimited)",
     )
     parser.add_argument("-k", dest="select", metavar="PATTERN", help="only cases whose name or file matches")
+    add_protocol_option(parser)
     add_resume_option(parser)
     add_output_options(parser, run_control=True)
     parser.set_defaults(handler=run)
@@ -173,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
             shard=args.shard,
             max_rps=args.max_rps,
             resume=args.resume,
+            protocol=args.protocol,
         )
     except UsageError as problem:
         print(f"toolproof eval: {problem}", file=sys.stderr)

@@ -21,6 +21,7 @@ MCP_ASSERT_BLOCKS = (
     "assert_logging",
     "assert_notifications",
     "assert_tools",
+    "assert_skills",
     "assert",
 )
 """mcp-assert block keys in its order of precedence: the first one present is the case's request."""

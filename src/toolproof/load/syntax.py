@@ -47,7 +47,8 @@ def _pattern_error(document: Document, where: KeyPath, pattern: str) -> LoadErro
 
 
 def _expect_errors(document: Document, at: KeyPath, expect: Expect) -> list[LoadError]:
-    """Malformed `json_path` paths, `matches_regex` patterns, `structured` paths and `structured_schema`."""
+    """Malformed `json_path` paths, `matches_regex` patterns, `structured` and `error_data` paths and
+    `structured_schema`."""
     found = [_dotpath_error(document, (*at, "json_path", path), path) for path in expect.json_path or {}]
     found += [
         _pattern_error(document, (*at, "matches_regex", index), pattern)
@@ -55,6 +56,7 @@ def _expect_errors(document: Document, at: KeyPath, expect: Expect) -> list[Load
     ]
     errors = [error for error in found if error is not None]
     errors += _jsonpath_errors(document, (*at, "structured"), expect.structured)
+    errors += _jsonpath_errors(document, (*at, "error_data"), expect.error_data)
     if expect.structured_schema is not None:
         from toolproof.core.schemas import schema_error  # jsonschema: loaded only for a case with a schema
 

@@ -7,7 +7,9 @@ result without `resultType` is complete, and a result that asks for input (sampl
 answered from the same mocks that answer the handshake era's server-to-client requests, and the request is
 sent again. Over HTTP in that era, a tool's `x-mcp-header` parameters are mirrored into `Mcp-Param-*`
 headers: the tools are listed once before the first call, and a tool whose declaration is invalid is
-excluded (listed by `excluded_tools`, never called). Every failure is raised as `RequestFailed`.
+excluded (listed by `excluded_tools`, never called). In that era a subscription to a resource, and the
+list changes an `assert_notifications` case waits for, come over `subscriptions/listen` streams, open until
+unsubscribed or the end of the session. Every failure is raised as `RequestFailed`.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ MAX_INPUT_ROUNDS = 10
 STATE_ONLY_WAIT_S = 0.05
 INPUT_REQUIRED = "input_required"
 COMPLETE = "complete"
+LIST_CHANGES = "list changes"  # the key of the listen stream for list changes (a resource's is its URI)
 MOCK_KEYS = {"sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots"}
 CLIENT_INFO = types.Implementation(name="toolproof", version=__version__)
 SDK_LOGGERS = ("mcp", "client")  # the SDK's client session logs under the bare name "client"
@@ -111,6 +114,7 @@ class Session:
         channel: Channel,
         server: ServerProcess | None,
         timeout: float,
+        stack: AsyncExitStack,
         *,
         mode: ProtocolMode = "legacy",
         over_http: bool = False,
@@ -126,6 +130,8 @@ class Session:
         self._progress_calls = 0
         self._tools: dict[str, dict[str, Any]] | None = None
         self._excluded: dict[str, str] = {}
+        self._stack = stack  # the session's own: closes its listen streams before the connection
+        self._listens: dict[str, AsyncExitStack] = {}
         self._following: TaskFollower | None = None
 
     @property
@@ -398,10 +404,37 @@ class Session:
         return await self.request("resources/read", {"uri": uri}, during=f"resources/read {uri}")
 
     async def subscribe(self, uri: str) -> None:
+        """resources/subscribe; in the 2026-07-28 era, a `subscriptions/listen` stream for `uri` instead,
+        open until `unsubscribe` or the end of the session."""
+        if self.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            await self._listen(uri, resource_subscriptions=[uri])
+            return
         await self.request("resources/subscribe", {"uri": uri}, during=f"resources/subscribe {uri}")
 
     async def unsubscribe(self, uri: str) -> None:
+        """resources/unsubscribe; in the 2026-07-28 era, the end of `uri`'s listen stream."""
+        if self.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            listening = self._listens.pop(uri, None)
+            if listening is not None:
+                await listening.aclose()
+            return
         await self.request("resources/unsubscribe", {"uri": uri}, during=f"resources/unsubscribe {uri}")
+
+    async def listen_for_changes(self) -> None:
+        """In the 2026-07-28 era, open a `subscriptions/listen` stream for every list change (tools, prompts,
+        resources), open until the session ends; the handshake era sends them unasked, so nothing there."""
+        if self.protocol_version in MODERN_PROTOCOL_VERSIONS and LIST_CHANGES not in self._listens:
+            every = {"tools_list_changed": True, "prompts_list_changed": True, "resources_list_changed": True}
+            await self._listen(LIST_CHANGES, **every)
+
+    async def _listen(self, key: str, **wanted: Any) -> None:
+        """Open a listen stream for what `wanted` names (the SDK's filter), remembered under `key`; its
+        notifications arrive in `notifications` like any other. Returns once the server acknowledged it."""
+        listening = AsyncExitStack()
+        with self._failures(f"subscriptions/listen {key}"):
+            await listening.enter_async_context(self._client.listen(**wanted))
+        self._listens[key] = listening
+        self._stack.push_async_callback(listening.aclose)
 
     async def list_prompts(self, cursor: str | None = None) -> dict[str, Any]:
         return await self.request("prompts/list", _page(cursor))
@@ -471,6 +504,24 @@ def _is_initialize(message: types.JSONRPCMessage) -> bool:
     return isinstance(message, types.JSONRPCRequest) and message.method == "initialize"
 
 
+async def _discover_pinned(client: Client, version: str) -> None:
+    """Ask a server the client is pinned to `version` with (`server/discover`) what it offers: the SDK takes
+    a pinned era on trust and knows no capabilities then, so a listing would find nothing. A server that does
+    not speak the era fails here, naming it; a pinned era never falls back to the handshake."""
+    from mcp.shared.exceptions import MCPError
+
+    session = client.session
+    try:
+        raw = await session.send_discover(version)
+    except MCPError as error:
+        raise RuntimeError(
+            f"server/discover at {version} was answered with error {error.code} ({error.message}): the "
+            f"server does not speak the {version} era, and a pinned --protocol never falls back; run with "
+            f"--protocol {HANDSHAKE_ERA} or --protocol auto"
+        ) from error
+    session.adopt(types.DiscoverResult.model_validate(raw))
+
+
 async def initialize(
     stack: AsyncExitStack, spec: ConnectSpec, server: ServerProcess | None, started: float
 ) -> Session:
@@ -494,6 +545,8 @@ async def initialize(
             extensions=[TaskExtension()],
         )
         await stack.enter_async_context(client)
+        if spec.protocol in MODERN_PROTOCOL_VERSIONS:
+            await _discover_pinned(client, spec.protocol)
     except Exception as error:
         if not expected(error):
             raise
@@ -503,4 +556,6 @@ async def initialize(
         failure = classify(error, during=during, stderr=stderr, fault=fault, timeout=spec.request_timeout)
         raise RequestFailed(failure, stderr) from error
     http = spec.transport is Transport.HTTP
-    return Session(client, tap, channel, server, spec.request_timeout, mode=spec.protocol, over_http=http)
+    return Session(
+        client, tap, channel, server, spec.request_timeout, stack, mode=spec.protocol, over_http=http
+    )

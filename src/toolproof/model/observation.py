@@ -91,4 +91,5 @@ class Observation(BaseModel):
     files_after: dict[str, bytes | str | None] = Field(default_factory=dict)
     duration_s: float = 0.0
     tool: dict[str, Any] | None = None  # the called tool as tools/list declared it, when it was listed
+    error: RpcError | None = None  # the JSON-RPC error that answered the request, when the case expects one
     task: TaskRecord | None = None  # the task the call was answered with (2026-07-28 tasks extension)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from toolproof.model.base import Frozen
 from toolproof.model.envelope import CaseEnvelope
@@ -71,6 +71,14 @@ class Expect(Frozen):
     structured: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in structuredContent
     structured_schema: dict[str, Any] | None = None  # toolproof's own: a JSON Schema for structuredContent
     task: TaskExpect | None = None  # toolproof's own: the task the call was answered with
+    ttl_ms: int | None = None  # toolproof's own: the result's ttlMs cache hint (2026-07-28)
+    cache_scope: Literal["public", "private"] | None = None  # toolproof's own: the result's cacheScope
+    error_code: int | None = None  # toolproof's own: the request is answered with this JSON-RPC error
+    error_data: dict[str, Any] | None = None  # toolproof's own: RFC 9535 path -> value in the error's data
+
+    def expects_error(self) -> bool:
+        """Whether a JSON-RPC error answer is what the case checks, rather than a failure of it."""
+        return self.error_code is not None or self.error_data is not None
 
     def file_paths_after(self) -> list[str]:
         """Paths (unsubstituted) whose content the checks need after the request."""
@@ -223,6 +231,40 @@ class NotificationsBlock(Frozen):
     expect: NotificationExpect = Field(default_factory=NotificationExpect)
 
 
+class SkillsExpect(Frozen):
+    """On the skills extension (SEP-2640): the listing, a skill's entry and files, a directory."""
+
+    skills: TextList | None = None  # names (or SKILL.md URIs) that must be listed
+    absent: TextList | None = None  # names (or URIs) that must not be listed
+    files: TextList | None = None  # paths relative to the skill root (or URIs) its entry lists (load: read)
+    frontmatter: dict[str, Any] | None = None  # field -> value in the skill entry's frontmatter
+    children: TextList | None = None  # names of direct children the directory must hold
+
+
+class SkillsBlock(Frozen):
+    """`assert_skills:` (toolproof's own) - exactly one of: `list` (skills/list, every page), `get`
+    (skills/get of a SKILL.md URI), `load` (a skill by name or URI, each file read and verified against its
+    entry's digest, size and frontmatter), `directory` (resources/directory/read of a directory URI)."""
+
+    kind: Literal["assert_skills"] = Field(default="assert_skills", exclude=True)
+    list_: ListParams | None = Field(default=None, alias="list")
+    get: Text | None = None
+    load: Text | None = None
+    directory: Text | None = None
+    expect: SkillsExpect = Field(default_factory=SkillsExpect)
+
+    @model_validator(mode="after")
+    def _one_request(self) -> SkillsBlock:
+        given = [name.rstrip("_") for name in SKILL_REQUESTS if getattr(self, name) is not None]
+        if len(given) != 1:
+            shown = ", ".join(given) or "none"
+            raise ValueError(f"give exactly one of list, get, load, directory (given: {shown})")
+        return self
+
+
+SKILL_REQUESTS = ("list_", "get", "load", "directory")
+
+
 class TraceEntry(Frozen):
     """One recorded tool call of a trajectory."""
 
@@ -262,6 +304,7 @@ Block = Annotated[
     | LoggingBlock
     | NotificationsBlock
     | ToolsBlock
+    | SkillsBlock
     | TrajectoryBlock,
     Field(discriminator="kind"),
 ]

@@ -81,7 +81,12 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
     steps = (call_step(audit.tool, audit.tool, audit.arguments, outcome, audit.verdict),)
     if audit.verdict not in FINDINGS:
         return CaseResult(
-            name=audit.tool, file=source, status=Status.PASS, duration_s=outcome.duration_s, steps=steps
+            name=audit.tool,
+            file=source,
+            status=Status.PASS,
+            duration_s=outcome.duration_s,
+            steps=steps,
+            protocol=outcome.protocol,
         )
     kind = outcome.failure.kind if outcome.failure is not None else FailureKind.TOOL_ERROR
     failure = Failure(
@@ -98,6 +103,7 @@ def audit_result(audit: ToolAudit, source: Path) -> CaseResult:
         failure=failure,
         duration_s=outcome.duration_s,
         stderr=outcome.stderr,
+        protocol=outcome.protocol,
         steps=steps,
     )
 

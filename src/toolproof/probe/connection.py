@@ -99,7 +99,7 @@ class Prober:
     async def call_on(self, session: Session, name: str, arguments: Any) -> CallOutcome:
         """One tools/call on `session`, which stays open whatever happens (calls may share it)."""
         started = time.perf_counter()
-        before = session.stderr
+        before, spoken = session.stderr, session.protocol_version
         try:
             with anyio.fail_after(self._spec.request_timeout + _TIMEOUT_SLACK_S):
                 result = await session.request(
@@ -107,15 +107,16 @@ class Prober:
                 )
         except RequestFailed as error:
             stderr = _since(before, session.stderr)
-            return CallOutcome(None, error.failure, time.perf_counter() - started, stderr)
+            return CallOutcome(None, error.failure, time.perf_counter() - started, stderr, spoken)
         except TimeoutError:
             stderr = _since(before, session.stderr)
             message = f"tools/call {name}: no answer within {self._spec.request_timeout:g}s"
             failure = Failure(
                 kind=FailureKind.TIMEOUT, message=message, details={"during": f"tools/call {name}"}
             )
-            return CallOutcome(None, failure, time.perf_counter() - started, stderr)
-        return CallOutcome(result, None, time.perf_counter() - started, _since(before, session.stderr))
+            return CallOutcome(None, failure, time.perf_counter() - started, stderr, spoken)
+        stderr = _since(before, session.stderr)
+        return CallOutcome(result, None, time.perf_counter() - started, stderr, spoken)
 
     async def close(self) -> None:
         """Stop the server (if one runs), keeping its stray stdout lines: the next call starts a fresh one."""

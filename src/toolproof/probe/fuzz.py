@@ -276,7 +276,12 @@ def tool_results(tool: str, probes: Sequence[FuzzCall], source: Path) -> list[Ca
     cut = f"; {late} not sent: --max-time ran out" if late else ""
     name = f"{tool}: {len(probes)} inputs ({counts}{cut})"
     steps = tuple(probe_step(probe) for probe in probes)
-    return [CaseResult(name=name, file=source, status=Status.PASS, duration_s=duration, steps=steps)]
+    spoken = next((probe.outcome.protocol for probe in probes if probe.outcome is not None), None)
+    return [
+        CaseResult(
+            name=name, file=source, status=Status.PASS, duration_s=duration, steps=steps, protocol=spoken
+        )
+    ]
 
 
 def _finding_result(finding: FuzzFinding, source: Path, hung: int = 0, late: int = 0) -> CaseResult:
@@ -314,6 +319,7 @@ def _finding_result(finding: FuzzFinding, source: Path, hung: int = 0, late: int
         duration_s=outcome.duration_s,
         stderr=outcome.stderr,
         steps=tuple(probe_step(each) for each in finding.probes),
+        protocol=outcome.protocol,
     )
 
 

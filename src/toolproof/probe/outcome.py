@@ -10,9 +10,11 @@ from toolproof.model.result import Failure
 
 @dataclass(frozen=True)
 class CallOutcome:
-    """A result as sent (`result`) or a `failure`, how long the call took, the server's stderr tail."""
+    """A result as sent (`result`) or a `failure`, how long the call took, the server's stderr tail, the
+    protocol revision spoken with the server (None when no session was open)."""
 
     result: dict[str, Any] | None
     failure: Failure | None
     duration_s: float
     stderr: str = ""
+    protocol: str | None = None

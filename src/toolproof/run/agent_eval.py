@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from toolproof.model.server_config import ServerConfig
     from toolproof.model.target import HttpTarget
     from toolproof.run.interrupt import Interrupted
+    from toolproof.sources.options import Protocol
 
 DEFAULT_TIMEOUT_S = 300.0
 
@@ -60,6 +61,7 @@ class EvalRequest:
     environ: Mapping[str, str] | None = None
     maxfail: int = 0
     max_rps: Mapping[str, float] | None = None  # --max-rps: requests a second per provider kind ("*": any)
+    protocol: Protocol = "legacy"  # --protocol, as the SDK's connection mode
 
 
 def run_eval(
@@ -132,6 +134,7 @@ def run_eval(
             environ=environ,
             fixture=_fixture(request.fixture),
             timeout_s=request.timeout_s or project.timeout or DEFAULT_TIMEOUT_S,
+            protocol=request.protocol,
         ),
         providers=providers,
         judge=judge,

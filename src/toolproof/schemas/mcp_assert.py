@@ -21,6 +21,7 @@ from toolproof.model.server_case import (
     ResourcesBlock,
     SamplingBlock,
     SetupStep,
+    SkillsBlock,
     ToolsBlock,
     TraceEntry,
     TrajectoryCheck,
@@ -47,6 +48,7 @@ BLOCK_MODELS: dict[str, type[BaseModel]] = {
     "assert_logging": LoggingBlock,
     "assert_notifications": NotificationsBlock,
     "assert_tools": ToolsBlock,
+    "assert_skills": SkillsBlock,
 }
 
 
@@ -84,7 +86,7 @@ def schema() -> Schema:
         "toolproof / mcp-assert case",
         "One YAML document is one case: a server, optional setup calls and one block (assert, "
         "assert_resources, assert_prompts, assert_completion, assert_sampling, assert_logging, "
-        "assert_notifications, assert_tools or trajectory) with its expectations.",
+        "assert_notifications, assert_tools, assert_skills or trajectory) with its expectations.",
         body,
         {**_without_kind(defs), "Transport": any_case(Transport)},
     )

@@ -24,6 +24,7 @@ from toolproof.model.server_case import (
     PromptsBlock,
     ResourcesBlock,
     SamplingBlock,
+    SkillsBlock,
     ToolsBlock,
 )
 from toolproof.sources.options import ServerOptions
@@ -142,7 +143,9 @@ async def _settled_mark(session: Session) -> int:
 async def observe_notifications(
     block: NotificationsBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
-    """Every notification from the moment the call is sent until the grace period after its result."""
+    """Every notification from the moment the call is sent until the grace period after its result (in the
+    2026-07-28 era, list changes over a `subscriptions/listen` stream opened first)."""
+    await session.listen_for_changes()
     mark, started = await _settled_mark(session), time.perf_counter()
     result, tool = await _declared_call(session, block.tool, fill(block.args, variables), True)
     return _tool_observation(result, await _since(session, mark, after, block), started, tool)
@@ -171,7 +174,8 @@ async def observe_logging(
 async def observe_resources(
     block: ResourcesBlock, session: Session, variables: Mapping[str, str], after: Straggling
 ) -> Observation:
-    """resources/list or resources/read, with an optional subscribe/unsubscribe around it."""
+    """resources/list or resources/read, with an optional subscribe/unsubscribe around it (in the 2026-07-28
+    era, a `subscriptions/listen` stream for the resource)."""
     if missing := missing_request(block):
         raise missing  # before subscribing, as mcp-assert checks it
     started = time.perf_counter()
@@ -273,6 +277,29 @@ async def observe_tools(
     return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
 
 
+async def observe_skills(
+    block: SkillsBlock, session: Session, variables: Mapping[str, str], after: Straggling
+) -> Observation:
+    """The skills extension: `{"skills": [...]}` for a listing, the skills/get result as sent,
+    `{"skill": entry, "files": [...]}` for a load (every file verified by the client), `{"resources": [...]}`
+    for a directory; the text is the result's JSON."""
+    from toolproof.mcp import skills
+
+    started = time.perf_counter()
+    result: dict[str, Any]
+    if block.get is not None:
+        result = await skills.get_skill(session, fill(block.get, variables))
+    elif block.load is not None:
+        entry = await skills.find_skill(session, fill(block.load, variables))
+        result = {"skill": entry, "files": await skills.load_skill(session, entry)}
+    elif block.directory is not None:
+        result = {"resources": await skills.read_directory(session, fill(block.directory, variables))}
+    else:
+        cursor = block.list_.cursor if block.list_ is not None else None
+        result = {"skills": await skills.list_skills(session, cursor)}
+    return Observation(text=compact_json(result), result=result, duration_s=time.perf_counter() - started)
+
+
 Observer = Callable[[Any, "Session", Mapping[str, str], Straggling], Awaitable[Observation]]
 
 OBSERVERS: dict[type, Observer] = {
@@ -284,4 +311,5 @@ OBSERVERS: dict[type, Observer] = {
     PromptsBlock: observe_prompts,
     CompletionBlock: observe_completion,
     ToolsBlock: observe_tools,
+    SkillsBlock: observe_skills,
 }

@@ -16,7 +16,7 @@ from toolproof.core.regular_file import UnreadableFile, read_regular_file
 from toolproof.core.template import fill
 from toolproof.mcp.errors import RequestFailed
 from toolproof.mcp.session import open_session
-from toolproof.model.observation import Observation
+from toolproof.model.observation import Observation, RpcError
 from toolproof.model.result import Failure, FailureKind, Step
 from toolproof.model.server_case import Block, Case, Expect, SamplingBlock
 from toolproof.model.server_config import SamplingMock
@@ -192,7 +192,10 @@ class _CaseRun:
                 observe = OBSERVERS[type(block)]
                 self.steps.append(_request_step(block, self.variables))
                 straggling = Straggling(self.options, self.on_waiting)
-                observation = await observe(block, session, self.variables, straggling)
+                try:
+                    observation = await observe(block, session, self.variables, straggling)
+                except RequestFailed as error:
+                    observation = _expected_error(error, self.expect)
             self.steps[-1] = self.steps[-1].model_copy(
                 update={
                     "response": observation.result or observation.text,
@@ -247,6 +250,17 @@ def _request_step(block: Block, variables: dict[str, str]) -> Step:
     else:
         request = block.model_dump(mode="json", exclude={"expect"}, exclude_none=True)
     return Step(kind="request", name=f"{block.kind} {tool}" if tool else block.kind, request=request)
+
+
+def _expected_error(error: RequestFailed, expect: Expect) -> Observation:
+    """The JSON-RPC error that answered the request as what the case observed, when its expectations are on
+    such an error (`error_code`, `error_data`); any other failure is raised again."""
+    failure = error.failure
+    code = failure.details.get("code")
+    if not expect.expects_error() or failure.kind is not FailureKind.RPC_ERROR or not isinstance(code, int):
+        raise error
+    message = str(failure.details.get("message", ""))
+    return Observation(error=RpcError(code=code, message=message, data=failure.details.get("data")))
 
 
 def _read_files(paths: list[str]) -> dict[str, bytes | str | None]:

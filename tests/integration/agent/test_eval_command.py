@@ -293,3 +293,20 @@ def test_eval_takes_run_control_and_a_bare_json(
     status = main(["eval", "--json", *map(str, argv), "--lf", "-q"])  # bare --json before the paths
     names = [result["name"] for result in json.loads(capsys.readouterr().out)["results"]]
     assert (status, names) == (1, ["shopping"])
+
+
+
+TINY = ROOT / "examples" / "servers" / "tiny_server.py"
+
+
+@pytest.mark.parametrize(("protocol", "verdict"), [("2026-07-28", "FAIL"), ("auto", "PASS")])
+def test_eval_speaks_the_protocol_era_it_is_given(tmp_path: Path, protocol: str, verdict: str) -> None:
+    """tiny_server speaks only the handshake era: a pinned 2026-07-28 never falls back, auto does."""
+    case, script = scripted(tmp_path, "Milk, eggs.")
+    case.write_text(case.read_text().replace(str(NOTES), str(TINY)))
+    argv = ("--provider", "scripted", "--script", script, "--protocol", protocol)
+    status, report = toolproof_eval(tmp_path, case, *argv)
+    (result,) = report["results"]
+    assert (status, result["status"]) == (0 if verdict == "PASS" else 1, verdict), result
+    if verdict == "FAIL":
+        assert "does not speak the 2026-07-28 era" in result["failure"]["message"]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,9 +12,10 @@ import pytest
 from toolproof.cli import main
 
 TINY = Path(__file__).resolve().parents[3] / "examples" / "servers" / "tiny_server.py"
-HANDSHAKE_ANSWER = "did not answer in the 2026-07-28 era"
+REFUSED = "the server does not speak the 2026-07-28 era, and a pinned --protocol never falls back"
 TALKING = [
     *("run", "ci", "watch", "matrix", "snapshot", "coverage", "init", "generate"),  # suites, authoring
+    "eval",  # agents
     *("lint", "audit", "fuzz"),  # probes
 ]
 
@@ -33,8 +35,38 @@ def test_lint_speaks_the_era_it_is_given(protocol: str, capsys: pytest.CaptureFi
     status = main(["lint", "--server", f"{sys.executable} {TINY}", "--protocol", protocol])
     err = capsys.readouterr().err
     if protocol == "auto":
-        assert HANDSHAKE_ANSWER not in err
+        assert REFUSED not in err
         assert status in (0, 1)  # lint's status says whether it found something
     else:
-        assert HANDSHAKE_ANSWER in err
+        assert REFUSED in err
         assert status == 2
+
+
+@pytest.mark.servers
+def test_generate_pinned_to_2026_fails_rather_than_finding_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "generated"
+    status = main(["generate", "--server", f"{sys.executable} {TINY}", "--protocol", "2026-07-28", str(out)])
+    assert status == 2
+    assert REFUSED in capsys.readouterr().err
+    assert not out.exists() or not any(out.iterdir())
+
+
+TRAVEL = Path(__file__).resolve().parents[3] / "examples" / "servers" / "travel_server.py"
+
+
+@pytest.mark.servers
+@pytest.mark.parametrize("command", ["audit", "fuzz"])
+@pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
+def test_probe_reports_say_which_era_was_spoken(
+    command: str, protocol: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    server = f"{sys.executable} {TRAVEL}"
+    main([command, "--server", server, "--protocol", protocol, "--json", str(report)])
+    capsys.readouterr()
+    results = json.loads(report.read_text())["results"]
+    called = [result for result in results if result["status"] != "SKIP"]
+    assert called
+    assert {result["protocol"] for result in called} == {protocol}, results

@@ -112,10 +112,25 @@ async def test_input_requests_that_cannot_settle_are_protocol_failures(
 
 
 async def test_a_result_without_result_type_is_complete_in_the_2026_era() -> None:
-    async with open_session(tiny(protocol="2026-07-28")) as session:
-        result = await session.call_tool("echo", {"text": "hi"})
+    async with open_session(misbehaving("half_modern", protocol="2026-07-28")) as session:
+        result = await session.call_tool("t", {})
         assert session.protocol_version == "2026-07-28"
-    assert result == {"content": [{"type": "text", "text": "hi"}]}  # as sent
+        assert session.server_capabilities == {"tools": {}}  # asked with server/discover, though pinned
+    assert result == {"content": [{"type": "text", "text": "ok"}]}  # as sent
+
+
+async def test_a_pinned_2026_era_never_falls_back_to_the_handshake() -> None:
+    with pytest.raises(RequestFailed) as raised:
+        async with open_session(tiny(protocol="2026-07-28")):
+            pass
+    failure = raised.value.failure
+    assert failure.kind is FailureKind.PROTOCOL
+    refused = "initialize: server/discover at 2026-07-28 was answered with error -32601 ("
+    assert failure.message.startswith(refused)
+    assert failure.message.endswith(
+        "): the server does not speak the 2026-07-28 era, and a pinned --protocol never falls back; run with "
+        "--protocol 2025-11-25 or --protocol auto"
+    )
 
 
 HANDSHAKE_LISTING = (

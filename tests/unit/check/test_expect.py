@@ -31,6 +31,7 @@ def test_registry_follows_mcp_assert_order() -> None:
         "matches_regex", "json_path", "min_results", "max_results", "net_delta", "file_contains",
         "file_not_contains", "file_not_exists", "in_order", "file_unchanged", "min_progress",
         "structured", "structured_schema",  # toolproof's own, after mcp-assert's
+        "ttl_ms", "cache_scope", "error_code", "error_data",
     ]
 
 

@@ -159,8 +159,8 @@ def test_non_positive_timeout(write: Write) -> None:
 def test_document_without_a_block(write: Write) -> None:
     path = write("name: lonely\nserver: {command: srv}\n")
     message = (
-        "no assert/assert_tools/assert_notifications/assert_logging/assert_sampling/assert_completion/"
-        "assert_prompts/assert_resources/trajectory block"
+        "no assert/assert_skills/assert_tools/assert_notifications/assert_logging/assert_sampling/"
+        "assert_completion/assert_prompts/assert_resources/trajectory block"
     )
     assert _errors(path) == [LoadError(path, 1, 1, "", message, "a case needs one of these keys")]
 

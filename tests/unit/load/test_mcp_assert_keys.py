@@ -113,7 +113,9 @@ def test_every_server_setup_and_assert_key() -> None:
         skip_unless_env="TOKEN",
     )
     assert isinstance(case.block, AssertBlock)
-    toolproof_only = {"structured", "structured_schema", "task"}
+    toolproof_only = {
+        "structured", "structured_schema", "task", "ttl_ms", "cache_scope", "error_code", "error_data"
+    }
     assert set(case.block.expect.model_fields_set) == set(Expect.model_fields) - toolproof_only
 
 
