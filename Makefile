@@ -32,7 +32,8 @@ test: setup browser
 	ruff check src tests bench examples
 	mypy
 	lint-imports
-	pytest -q
+	pytest -q -n 2 --dist loadscope -m 'not serial'
+	pytest -q -m serial
 
 bench: setup
 	python bench/compare.py

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tests.integration.cli.conftest import Outcome
 
-pytestmark = pytest.mark.servers
+pytestmark = [pytest.mark.servers, pytest.mark.serial]  # bounds a wait's duration
 
 NAME = "no update ever comes"
 NO_UPDATE = f"""

@@ -163,6 +163,7 @@ async def test_sigterm_ignoring_server_is_killed_within_the_graces() -> None:
     assert not alive(pid)
 
 
+@pytest.mark.serial
 async def test_teardown_is_shielded_from_an_outer_deadline() -> None:
     pids: list[int] = []
     with pytest.raises(TimeoutError), anyio.fail_after(0.5):

@@ -44,6 +44,7 @@ def kinds(outcomes: list[CallOutcome]) -> list[FailureKind | None]:
     return [outcome.failure.kind if outcome.failure else None for outcome in outcomes]
 
 
+@pytest.mark.serial
 def test_a_slow_tool_holds_up_no_other_and_keeps_its_timeout() -> None:
     calls = [Call("work", {"label": "slow"}), Call("fails_every", {"every": 5}), Call("fails_every", {})]
     outcomes, starts, finished = make(spec(SLOW, "--delay", "6", timeout=2.5), calls, jobs=3)

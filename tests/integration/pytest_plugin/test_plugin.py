@@ -214,6 +214,7 @@ def test_fixture_server_and_timeout_come_from_ini_or_options(pytester: pytest.Py
     ).assert_outcomes(passed=0, failed=2)
 
 
+@pytest.mark.serial
 def test_the_subscription_wait_comes_from_the_ini_or_the_option(pytester: pytest.Pytester) -> None:
     """A read that expects an update no change brings: within the 2 s timeout, a 300 ms wait fails on the
     missing update; a 10 s one (the command line wins over the ini) runs into the timeout first."""

@@ -17,6 +17,8 @@ import pytest
 from toolproof.mcp.process import cpu_ticks
 from toolproof.sources.idle import lending_when_idle
 
+pytestmark = pytest.mark.serial  # counts clock ticks: runs alone, after the parallel part
+
 BUSY = "import time\nend = time.time() + 20\nwhile time.time() < end: pass\n"
 IDLE = "import time\ntime.sleep(20)\n"
 
