@@ -25,6 +25,7 @@ from toolproof.api.authoring import matrix as matrix
 from toolproof.api.authoring import snapshot as snapshot
 from toolproof.api.conformance import conformance as conformance
 from toolproof.api.fuzz import fuzz as fuzz
+from toolproof.api.init import init as init
 from toolproof.api.intercept import intercept as intercept
 from toolproof.api.lint import lint as lint
 from toolproof.api.load_measure import load_server as load_server
@@ -34,6 +35,7 @@ from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
 from toolproof.api.scan import scan as scan
+from toolproof.api.schema import schema as schema
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ __all__ = [
     "evaluate",
     "fuzz",
     "generate",
+    "init",
     "intercept",
     "lint",
     "load_server",
@@ -70,6 +73,7 @@ __all__ = [
     "merge_reports",
     "run_suite",
     "scan",
+    "schema",
     "server_spec",
     "snapshot",
 ]
