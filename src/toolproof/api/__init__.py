@@ -25,6 +25,7 @@ from toolproof.api.authoring import matrix as matrix
 from toolproof.api.authoring import snapshot as snapshot
 from toolproof.api.conformance import conformance as conformance
 from toolproof.api.fuzz import fuzz as fuzz
+from toolproof.api.init import init as init
 from toolproof.api.intercept import intercept as intercept
 from toolproof.api.lint import lint as lint
 from toolproof.api.load_measure import load_server as load_server
@@ -34,6 +35,7 @@ from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
 from toolproof.api.scan import scan as scan
+from toolproof.api.schema import schema as schema
 from toolproof.exit_codes import UsageError
 
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ __all__ = [
     "evaluate",
     "fuzz",
     "generate",
+    "init",
     "intercept",
     "lint",
     "load_server",
@@ -70,6 +73,7 @@ __all__ = [
     "merge_reports",
     "run_suite",
     "scan",
+    "schema",
     "server_spec",
     "snapshot",
 ]
@@ -360,11 +364,11 @@ def run_collection(
     from toolproof.run.secrets import run_secrets
     from toolproof.run.server_suite import run_server_suite
 
-    _warn_unused_overrides(collection.cases, options)
-    _warn_literal_fixture(collection.cases, options)
     secrets = run_secrets([case.server for case in collection.cases], options.environ)
     given = reports or Reports()
     events = replace(given, sharded=collection.sharded, resume=collection.resume).sink(secrets, sink)
+    _warn_unused_overrides(collection.cases, options, events)
+    _warn_literal_fixture(collection.cases, options, events)
     slots = jobs or os.cpu_count() or 2
     started = time.monotonic()
     maxfail = collection.maxfail if maxfail is None else maxfail
@@ -422,9 +426,10 @@ def _names(cases: Sequence[Case], which: str = "") -> str:
     return f"{count}{which}: {shown}{more}"
 
 
-def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> None:
-    """One warning naming the http/sse cases that --server and --docker (stdio only) do not change."""
-    from toolproof.core.writing import warn
+def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions, sink: Sink) -> None:
+    """One warning to `sink` naming the http/sse cases that --server and --docker (stdio only) do not
+    change."""
+    from toolproof.model.events import Warned
     from toolproof.model.server_config import Transport
 
     given = (("--server", options.server_override), ("--docker", options.docker))
@@ -433,21 +438,23 @@ def _warn_unused_overrides(cases: Sequence[Case], options: ServerOptions) -> Non
     if flags and remote:
         verb = "applies" if len(flags) == 1 else "apply"
         unchanged = _names(remote, " over http/sse")
-        warn(f"{' and '.join(flags)} {verb} to stdio servers only; not used for {unchanged}")
+        told = f"{' and '.join(flags)} {verb} to stdio servers only; not used for {unchanged}"
+        sink.handle(Warned(told))
 
 
-def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions) -> None:
-    """One warning naming the cases that use `{{fixture}}` in a run without a fixture directory."""
+def _warn_literal_fixture(cases: Sequence[Case], options: ServerOptions, sink: Sink) -> None:
+    """One warning to `sink` naming the cases that use `{{fixture}}` in a run without a fixture directory."""
     import re
 
-    from toolproof.core.writing import warn
+    from toolproof.model.events import Warned
 
     if options.fixture is not None:
         return
     placeholder = re.compile(r"\{\{\s*fixture\s*\}\}")
     using = [case for case in cases if placeholder.search(case.model_dump_json())]
     if using:
-        warn(f"{{{{fixture}}}} stays as written without --fixture DIR; used by {_names(using)}")
+        told = f"{{{{fixture}}}} stays as written without --fixture DIR; used by {_names(using)}"
+        sink.handle(Warned(told))
 
 
 def check_traces(

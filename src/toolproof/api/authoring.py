@@ -127,12 +127,14 @@ def snapshot(
     jobs: int = 2,
     reports: Reports | None = None,
     sink: Sink | None = None,
+    keep_recorded: bool = False,
 ) -> SnapshotResult:
     """Compare every case's answer (and each server's tools/list) with the snapshot file `output` (default:
     `.snapshots.json` in the first suite directory), masking volatile values; with `update`, record the
-    answers into it instead. An answer that differs or has no snapshot fails; a case that could not run is
-    an ERROR. A stop signal ends it (128 + N, nothing written). Raises UsageError for a bad path, setting
-    or snapshot file, or a file that cannot be written."""
+    answers into it instead (with `keep_recorded`, only those not recorded yet: the others are compared). An
+    answer that differs or has no snapshot fails; a case that could not run is an ERROR. A stop signal ends
+    it (128 + N, nothing written). Raises UsageError for a bad path, setting or snapshot file, or a file
+    that cannot be written."""
     from toolproof.author.snapshot import run_snapshots
     from toolproof.author.snapshot_file import (
         SnapshotFileError,
@@ -155,7 +157,9 @@ def snapshot(
     secrets = run_secrets([case.server for case in _cases(items)], options.environ)
     events = (reports or Reports()).sink(secrets, sink)
     outcome = run_until_signal(
-        lambda: run_snapshots(items, saved, file, options, update=update, jobs=jobs, sink=events)
+        lambda: run_snapshots(
+            items, saved, file, options, update=update, jobs=jobs, sink=events, keep_recorded=keep_recorded
+        )
     )
     if isinstance(outcome, Interrupted):
         return SnapshotResult((), stopped_by=outcome.signal, file=file)

@@ -70,7 +70,7 @@ def lint(
     started = time.perf_counter()
     if spec is None:
         source = Path(str(tools_file))
-        tools, found, stray, stopped = _from_file(source, skip)
+        tools, found, stray, stopped, spoken = _from_file(source, skip)
     else:
         source = source_path(spec)
         # a skipped rule never calls a tool
@@ -78,11 +78,12 @@ def lint(
         gathered = _from_server(spec, skip, calls, max_response_kb)
         if not isinstance(gathered, tuple):
             return LintResult((), time.perf_counter() - started, unreached=gathered)
-        tools, found, stray, stopped = gathered
+        tools, found, stray, stopped, spoken = gathered
     findings = grade(found, skip=skip, strict=strict)
     results = lint_results(tools, findings, source, threshold=threshold)
     if stray:
         results.append(stdout_result(stray, source))
+    results = [result.model_copy(update={"protocol": spoken}) for result in results]
     duration = time.perf_counter() - started
     if reports is not None or sink is not None:
         events = (reports or Reports()).sink(server_secrets(spec), sink)
@@ -92,9 +93,9 @@ def lint(
     )
 
 
-Gathered = tuple[list[dict[str, Any]], list["Finding"], list[str], "signal.Signals | None"]
-"""The tools, every finding, the lines the server wrote to stdout that are not MCP, and the signal that
-stopped the probe (None)."""
+Gathered = tuple[list[dict[str, Any]], list["Finding"], list[str], "signal.Signals | None", str | None]
+"""The tools, every finding, the lines the server wrote to stdout that are not MCP, the signal that
+stopped the probe (None), and the protocol revision spoken with the server (None without one)."""
 
 
 def _from_file(path: Path, skip: frozenset[str]) -> Gathered:
@@ -105,7 +106,7 @@ def _from_file(path: Path, skip: frozenset[str]) -> Gathered:
         tools = load_tools_file(path)
     except ToolsFileError as error:
         raise UsageError(str(error)) from None
-    return tools, lint_tools(tools, skip), [], None
+    return tools, lint_tools(tools, skip), [], None, None
 
 
 def _from_server(
@@ -119,6 +120,7 @@ def _from_server(
     listed: list[dict[str, Any]] = []
     found: list[Finding] = []
     stray: list[str] = []
+    spoken: list[str | None] = [None]
 
     async def probe() -> None:
         """Start the server, and load the rules while it boots; fill `listed`, `found` and `stray` as they
@@ -134,6 +136,7 @@ def _from_server(
         async with Prober(spec) as prober:
             try:
                 listed.extend(await prober.list_tools())
+                spoken[0] = (await prober.session()).protocol_version
                 await anyio.to_thread.run_sync(loading.join)
                 from toolproof.probe.lint import CallRules, call_findings
                 from toolproof.probe.lint_rules import lint_tools
@@ -148,7 +151,7 @@ def _from_server(
         outcome = run_guarded(probe)
     except RequestFailed as error:
         return unreached(spec, error)
-    return listed, found, stray, outcome.signal if isinstance(outcome, Interrupted) else None
+    return listed, found, stray, outcome.signal if isinstance(outcome, Interrupted) else None, spoken[0]
 
 
 def _load_rules() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from toolproof.cli.author_options import (
     UsageError,
@@ -18,6 +18,8 @@ from toolproof.cli.options import jobs_arg
 from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:
+    from toolproof.api import Protocol
+    from toolproof.api.authoring import Transport
     from toolproof.author.generate import Generated
 
 
@@ -77,30 +79,40 @@ def output_dir(args: argparse.Namespace, default: Path | None = None) -> Path:
     return default
 
 
-def run_generate(args: argparse.Namespace, output: Path, command: str) -> Generated | int:
-    """Generate into `output` and print what was written; an exit status on error."""
-    from toolproof import api
+def generate_options(args: argparse.Namespace) -> GenerateOptions:
+    """The flags `generate` and `init` pass to the API with --server; raises UsageError without it."""
+    if not args.server:
+        raise UsageError("give the server with --server")
+    return GenerateOptions(
+        transport=args.transport,
+        headers=parse_headers(args.headers),
+        fixture=args.fixture,
+        timeout=args.timeout,
+        protocol=args.protocol,
+        include_writes=args.include_writes,
+        overwrite=args.overwrite,
+        jobs=args.jobs,
+    )
+
+
+class GenerateOptions(TypedDict):
+    """`api.generate`'s settings (and `api.init`'s with a server), as the flags give them."""
+
+    transport: Transport | None
+    headers: dict[str, str]
+    fixture: Path | None
+    timeout: float
+    protocol: Protocol
+    include_writes: bool
+    overwrite: bool
+    jobs: int
+
+
+def print_generated(done: Generated, output: Path, command: str, headers: dict[str, str]) -> None:
+    """Say what was generated into `output` (and warn of a --headers value that looks like a secret)."""
     from toolproof.core.gofmt import counted
     from toolproof.core.sanitize import clean, secret_values
 
-    try:
-        if not args.server:
-            raise UsageError("give the server with --server")
-        headers = parse_headers(args.headers)
-        done = api.generate(
-            args.server,
-            output,
-            transport=args.transport,
-            headers=headers,
-            fixture=args.fixture,
-            timeout=args.timeout,
-            protocol=args.protocol,
-            include_writes=args.include_writes,
-            overwrite=args.overwrite,
-            jobs=args.jobs,
-        ).generated
-    except UsageError as error:
-        return fail(command, error)
     if secret_values({}, headers):
         print(f"toolproof {command}: warning: a --headers value looks like a secret and is written into the "
               "suite as given; pass it as ${VAR} (single-quoted) to keep it in the environment",
@@ -114,16 +126,17 @@ def run_generate(args: argparse.Namespace, output: Path, command: str) -> Genera
         print(clean(f"  skip: {draft.file}: {draft.skipped}"))
     if done.kept:
         print("  (existing files are kept: --overwrite replaces them)")
-    return done
 
 
 def generate(args: argparse.Namespace) -> int:
+    from toolproof import api
+
     try:
         output = output_dir(args)
+        options = generate_options(args)
+        done = api.generate(args.server, output, **options).generated
     except UsageError as error:
         return fail("generate", error)
-    done = run_generate(args, output, "generate")
-    if isinstance(done, int):
-        return done
+    print_generated(done, output, "generate", options["headers"])
     print(f"next: toolproof run {output}", file=sys.stdout)
     return ExitCode.OK

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolproof.cli.author_options import UsageError, add_command, add_server_options, fail
-from toolproof.cli.generate import add_generate_options, output_dir, run_generate
-from toolproof.exit_codes import ExitCode
+from toolproof.cli.generate import add_generate_options, generate_options, output_dir, print_generated
+
+if TYPE_CHECKING:
+    from toolproof.api.authoring import SnapshotResult
 
 DEFAULT_DIR = Path("evals")
 
@@ -39,68 +42,44 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def init(args: argparse.Namespace) -> int:
+    from toolproof import api
+
     try:
         directory = output_dir(args, DEFAULT_DIR)
+        if not args.server:
+            started = api.init(directory, overwrite=args.overwrite)
+        else:
+            options = generate_options(args)
+            result = api.init(directory, server=args.server, **options)
     except UsageError as error:
         return fail("init", error)
-    if args.server:
-        return _from_server(args, directory)
-    from toolproof.author.starter import StarterExists, write_starter
-
-    try:
-        written = write_starter(directory, overwrite=args.overwrite)
-    except (StarterExists, OSError) as error:
-        return fail("init", error)
-    for path in written:
-        print(f"  wrote {path}")
-    print(f"next: toolproof run {directory} --fixture {directory / 'fixtures'}")
-    return ExitCode.OK
+    if not args.server:
+        for path in started.written:
+            print(f"  wrote {path}")
+        print(f"next: toolproof run {directory} --fixture {directory / 'fixtures'}")
+        return started.exit_code
+    assert result.generated is not None and result.snapshots is not None
+    print_generated(result.generated, directory, "init", options["headers"])
+    return _snapshots(result.snapshots, args, directory, result.exit_code)
 
 
-def _from_server(args: argparse.Namespace, directory: Path) -> int:
-    import anyio
-
-    from toolproof.api.authoring import load_items
-    from toolproof.author.snapshot import run_snapshots
-    from toolproof.author.snapshot_file import read_snapshots, render_snapshots, snapshot_path
-    from toolproof.cli.author_options import server_options
+def _snapshots(taken: SnapshotResult, args: argparse.Namespace, directory: Path, status: int) -> int:
+    """Say what the snapshots of the generated suite gave; `status`, or the stop by signal that ended them."""
+    from toolproof.cli.outcome import exit_status
     from toolproof.core.sanitize import clean
-    from toolproof.core.writing import write_atomic
     from toolproof.model.result import Status
-    from toolproof.report.sinks import Broadcast
 
-    done = run_generate(args, directory, "init")
-    if isinstance(done, int):
-        return done
-    file = snapshot_path(directory)
-    try:
-        items = load_items([directory])
-        options = server_options(args)
-        keep = not args.overwrite  # recorded answers are replaced only when asked
-        taken = anyio.run(
-            lambda: run_snapshots(
-                items,
-                read_snapshots(file),
-                file,
-                options,
-                update=True,
-                jobs=args.jobs,
-                sink=Broadcast([]),
-                keep_recorded=keep,
-            )
-        )
-        write_atomic(file, render_snapshots(taken.snapshots))
-    except (UsageError, OSError) as error:
-        return fail("init", error)
-    missed = [result for result in taken.results if result.status is Status.ERROR]
-    differ = [result for result in taken.results if result.status is Status.FAIL]
-    print(f"snapshots: {len(taken.snapshots.snapshots or [])} recorded in {file}")
-    for result in missed:
-        message = result.failure.message if result.failure else ""
-        print(clean(f"  not recorded: {result.name}: {message}"))
-    for result in differ:  # a changed answer stays as recorded: it may be a regression
-        message = (result.failure.message if result.failure else "").split("\n", 1)[0].rstrip(":")
-        print(clean(f"  kept as recorded: {result.name}: {message} (--overwrite records it anew)"))
+    if taken.stopped_by is not None:
+        return exit_status("toolproof init", taken)
+    print(f"snapshots: {taken.recorded} recorded in {taken.file}")
+    for result in taken.results:
+        if result.status is Status.ERROR:
+            message = result.failure.message if result.failure else ""
+            print(clean(f"  not recorded: {result.name}: {message}"))
+    for result in taken.results:
+        if result.status is Status.FAIL:  # a changed answer stays as recorded: it may be a regression
+            message = (result.failure.message if result.failure else "").split("\n", 1)[0].rstrip(":")
+            print(clean(f"  kept as recorded: {result.name}: {message} (--overwrite records it anew)"))
     fixture = f" --fixture {args.fixture}" if args.fixture else ""
     print(f"next: toolproof run {directory}{fixture}    (and later: toolproof snapshot {directory}{fixture})")
-    return ExitCode.FAILED if missed or differ else ExitCode.OK
+    return status

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolproof.exit_codes import ExitCode
+from toolproof.exit_codes import ExitCode, UsageError
 from toolproof.schemas import FORMATS
 
 
@@ -26,24 +26,22 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def run(args: argparse.Namespace) -> int:
-    from toolproof.schemas import stored
+    from toolproof import api
 
-    if not args.files:
-        try:
-            sys.stdout.write(stored(args.format))
-            sys.stdout.flush()
-        except BrokenPipeError:  # `toolproof schema X | head`: the reader has what it wanted
-            from toolproof.core.writing import silence
-
-            silence(sys.stdout)
-        return ExitCode.OK
-    from toolproof.schemas.validate import problems
-
-    missing = [path for path in args.files if not path.is_file()]
-    if missing:
-        print(f"toolproof schema: {missing[0]}: no such file", file=sys.stderr)
+    try:
+        result = api.schema(args.format, args.files)
+    except UsageError as problem:
+        print(f"toolproof schema: {problem}", file=sys.stderr)
         return ExitCode.USAGE
-    found = [problem for path in args.files for problem in problems(args.format, path)]
-    for problem in found:
-        print(problem)
-    return ExitCode.FAILED if found else ExitCode.OK
+    if args.files:
+        for found in result.problems:
+            print(found)
+        return result.exit_code
+    try:
+        sys.stdout.write(result.text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `toolproof schema X | head`: the reader has what it wanted
+        from toolproof.core.writing import silence
+
+        silence(sys.stdout)
+    return result.exit_code

@@ -22,7 +22,7 @@ from toolproof.check.stop import with_stop
 from toolproof.core.expressions import Clock
 from toolproof.core.writing import warn
 from toolproof.load.errors import LoadError
-from toolproof.model.events import Sink
+from toolproof.model.events import Sink, Warned
 from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
@@ -90,14 +90,18 @@ async def check_suite(
     maxfail: int = 0,
 ) -> list[CaseResult]:
     """Every case checked against its runs (`runs_of`), one ERROR result per document that did not load, in
-    their order, through the scheduler: each case's results are reported as it is checked, and with
-    `maxfail` the cases after that many failed ones are never checked."""
+    their order, through the scheduler: each case's results are reported as it is checked (its evaluation's
+    warnings as `Warned` events), and with `maxfail` the cases after that many failed ones are never
+    checked."""
 
     async def execute(item: AgentCase | Broken, slot: Slot) -> list[CaseResult]:
         await anyio.sleep(0)  # a case at a time: reports see it, a stop cancels the next
         if not isinstance(item, AgentCase):
             return [load_error_result(*item)]
-        return check_case(item, runs_of(item), clocks, by_case=by_case)
+        return check_case(item, runs_of(item), clocks, by_case=by_case, warned=told)
+
+    def told(message: str) -> None:
+        sink.handle(Warned(message))
 
     def name_of(item: AgentCase | Broken) -> str:
         return item.name if isinstance(item, AgentCase) else item[0].case_name
@@ -108,11 +112,16 @@ async def check_suite(
 
 
 def check_case(
-    case: AgentCase, runs: Sequence[Transcript], clocks: Clocks, *, by_case: bool
+    case: AgentCase,
+    runs: Sequence[Transcript],
+    clocks: Clocks,
+    *,
+    by_case: bool,
+    warned: Callable[[str], None] = warn,
 ) -> list[CaseResult]:
     """A case's results against its runs: one result per check (`by_case`: per run), a skip for a case with
-    no run. A run that recorded an early stop fails however its checks went, as it did when it was
-    observed."""
+    no run; what evaluating it warns of goes to `warned` (default: stderr). A run that recorded an early
+    stop fails however its checks went, as it did when it was observed."""
     if case.skip or not runs:
         reason = "skip: true in the case" if case.skip else "no recorded run for this case"
         where = {"file": case.source.file, "line": case.source.line}
@@ -122,7 +131,7 @@ def check_case(
         named = case if label is None else case.model_copy(update={"name": f"{case.name} [{label}]"})
         evaluation = evaluate(named, each, clock=Clock(clocks.for_run(each), clocks.zone))
         for warning in evaluation.warnings:
-            warn(f"{case.source.file}: {case.name}: {warning}")
+            warned(f"{case.source.file}: {case.name}: {warning}")
         stop = each.stopped
         steps = {"steps": run_steps(evaluation)}
         if by_case:

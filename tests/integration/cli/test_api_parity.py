@@ -243,3 +243,38 @@ def test_load(parity: Parity) -> None:
         argv = ["load", "--server", server, "--tool", "ok", "--requests", "4", "--warmup", "0", "--slo", slo]
         plan = LoadPlan(spec=api.server_spec(server), tool="ok", arguments={}, requests=4, warmup=0)
         assert parity(argv, lambda: api.load_server(plan, slo=slo)) == expected  # noqa: B023
+
+
+def test_schema(parity: Parity, tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
+    good.write_text("name: ok\nserver: {command: srv}\nassert: {tool: t}\n")
+    bad.write_text("name: x\nserver: {command: srv, transprot: stdio}\nassert: {tool: t}\n")
+    assert parity(["schema", "mcp-assert"], lambda: api.schema("mcp-assert")) == ExitCode.OK
+    call = lambda: api.schema("mcp-assert", [good])  # noqa: E731
+    assert parity(["schema", "mcp-assert", str(good)], call) == ExitCode.OK
+    call = lambda: api.schema("mcp-assert", [good, bad])  # noqa: E731
+    assert parity(["schema", "mcp-assert", str(good), str(bad)], call) == ExitCode.FAILED
+    assert main(["schema", "mcp-assert", str(tmp_path / "gone.yaml")]) == ExitCode.USAGE
+    with pytest.raises(UsageError, match=r"gone\.yaml: no such file"):
+        api.schema("mcp-assert", [tmp_path / "gone.yaml"])
+
+
+def test_init(parity: Parity, tmp_path: Path) -> None:
+    """The starter, then a suite from a server: recorded at once; a changed answer is kept and fails."""
+    cli, own = tmp_path / "by-cli", tmp_path / "by-api"
+    assert parity(["init", str(cli)], lambda: api.init(own)) == ExitCode.OK
+    assert sorted(path.name for path in cli.iterdir()) == sorted(path.name for path in own.iterdir())
+    ok = target("ok")
+    cli, own = tmp_path / "server-cli", tmp_path / "server-api"
+    assert parity(["init", str(cli), "--server", ok], lambda: api.init(own, server=ok)) == ExitCode.OK
+    assert (cli / ".snapshots.json").is_file() and (own / ".snapshots.json").is_file()
+    for suite in (cli, own):  # a recorded answer that the server no longer gives
+        file = suite / ".snapshots.json"
+        text = json.loads(file.read_text())
+        text["snapshots"][0].update(text="before", checksum="")
+        file.write_text(json.dumps(text))
+    argv = ["init", str(cli), "--server", ok]
+    assert parity(argv, lambda: api.init(own, server=ok)) == ExitCode.FAILED
+    assert main(["init", str(cli), "--server", GONE]) == ExitCode.USAGE
+    with pytest.raises(UsageError):
+        api.init(own, server=GONE)

@@ -57,7 +57,7 @@ TRAVEL = Path(__file__).resolve().parents[3] / "examples" / "servers" / "travel_
 
 
 @pytest.mark.servers
-@pytest.mark.parametrize("command", ["audit", "fuzz"])
+@pytest.mark.parametrize("command", ["audit", "fuzz", "lint"])
 @pytest.mark.parametrize("protocol", ["2025-11-25", "2026-07-28"])
 def test_probe_reports_say_which_era_was_spoken(
     command: str, protocol: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

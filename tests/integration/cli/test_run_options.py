@@ -69,6 +69,7 @@ def test_server_and_docker_name_the_cases_they_do_not_apply_to(
         "'remote http', 'remote sse'\n"
     )
     assert outcome.err == warning
+    assert outcome.report["warnings"] == [warning.removeprefix("toolproof: ").rstrip("\n")]
     assert outcome.verdicts() == {"local": "PASS", "remote http": "FAIL", "remote sse": "FAIL"}
 
 

@@ -142,6 +142,26 @@ def test_now_moves_today(tmp_path: Path) -> None:
     assert toolproof_check(*common, "--now", "2026-03-11T08:00:00") == 1
 
 
+def test_what_evaluating_warns_of_is_on_stderr_and_in_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = tmp_path / "shadowed.json"
+    case.write_text(
+        json.dumps({"context": {"TODAY": 1}, **json.loads((DATA / "mibo" / "matcher_date.json").read_text())})
+    )
+    trace = tmp_path / "trace.json"
+    call = {"name": "create_booking", "arguments": {"date": "2026-03-11T09:02:00"}}
+    trace.write_text(json.dumps({"data": {"text": "booked", "tool_calls": [call]}}))
+    out = tmp_path / "r.json"
+    capsys.readouterr()
+    now = ("--now", "2026-03-10T08:00:00", "--timezone", "UTC")
+    assert toolproof_check(case, "--trace", trace, *now, "--json", out, "-q") == 0
+    warnings = report(out)["warnings"]
+    about = f"{case}: Appointment lands tomorrow at nine, give or take five minutes: "
+    assert f"{about}context variable TODAY is hidden by the built-in of that name" in warnings
+    assert capsys.readouterr().err == "".join(f"toolproof: {warning}\n" for warning in warnings)
+
+
 def test_recorded_start_is_the_default_now(tmp_path: Path) -> None:
     trace = tmp_path / "trace.json"
     trace.write_text(

@@ -141,6 +141,8 @@ def test_args_contain_messages() -> None:
     failure = check({"type": "args_contain", "tool": "zap"})
     assert failure is not None
     assert failure.message == "args_contain: zap was not called (called: read, edit)"
+    failure = check({"type": "args_contain", "tool": "zap", "args": {"path": "a"}}, trace=[])
+    assert failure is not None and failure.message == "args_contain: zap was not called (called: none)"
     assert check({"type": "args_contain", "args": {"a": 1}}) is not None  # names no tool: fails (mcp-assert)
 
 
