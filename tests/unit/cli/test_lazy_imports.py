@@ -20,7 +20,8 @@ status = main(sys.argv[1:])
 heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
        "toolproof.sources.traces.mibo", "toolproof.cli.run", "toolproof.model.observation",
-       "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib"}
+       "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib",
+       "toolproof.run.side_by_side", "toolproof.mcp.process"}
 print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
@@ -78,6 +79,13 @@ def test_one_case_check_builds_only_the_models_it_makes() -> None:
     unused = {name for name in built if name.split(".")[2] in ("observation", "target", "server_config")}
     assert not unused
     assert "toolproof.model.result.Failure" not in built  # every check passed: no failure was made
+
+
+def test_a_suite_of_skipped_cases_loads_no_server_machinery() -> None:
+    status, loaded = _loaded("run", str(STARTUP / "skipped.yaml"))
+    assert status == 0
+    unused = {"toolproof.mcp.session", "toolproof.sources.server", "toolproof.run.side_by_side", "mcp"}
+    assert not unused & set(ast.literal_eval(loaded))
 
 
 def test_a_schema_assertion_loads_jsonschema(tmp_path: Path) -> None:
