@@ -1,19 +1,22 @@
-"""Start-up cost of the CLI: wall and CPU time (best of N) of `--help`, `--version`, a one-case `check`, a
-trajectory-only `run` and a `run` of a tiny stdio suite, then the slowest imports of the one-case `check`
-(`python -X importtime`).
+"""Start-up cost of the CLI: median wall and CPU time of N runs of `--help`, `--version`, `check --help`, a
+one-case `check`, two suites that start no server (a trajectory-only `run`, an all-skipped `run`) and a `run`
+of a tiny stdio suite, each beside its target and as a multiple of Python's own start, then the slowest
+imports of the one-case `check` (`python -X importtime`).
 
 Each command runs once untimed first, with the bytecode cache allowed, so the timed runs read toolproof's
 compiled modules as an installed toolproof does (an unset `PYTHONDONTWRITEBYTECODE` would otherwise make every
 run compile toolproof's source again, which no installed copy does).
 
-Targets (issue 14): `check` on one case <= 0.2 s, `--help`/`--version` <= 0.1 s on a 2-core machine.
-`compare.py` prints the same figures through `measure`.
+Targets (issues 14 and 30), median wall on a 2-core machine: `--help`, `--version`, `check --help` <= 0.1 s; a
+one-case `check` and a suite that starts no server <= 0.2 s (`TARGETS`). Medians, not bests: the machine is
+shared, and a median is what a user waits. `compare.py` prints the same figures through `measure`.
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -28,6 +31,7 @@ ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTW
 COMMANDS: dict[str, list[str]] = {
     "--help": ["--help"],
     "--version": ["--version"],
+    "check --help": ["check", "--help"],
     "check (one case)": [
         "check",
         str(HERE / "one_case.yaml"),
@@ -35,6 +39,7 @@ COMMANDS: dict[str, list[str]] = {
         str(HERE / "refund.transcript.json"),
     ],
     "run (trajectory only)": ["run", str(ROOT / "examples/blocks/trajectory/01_inline_order.yaml")],
+    "run (all skipped)": ["run", str(HERE / "skipped.yaml")],
     "run (tiny stdio suite)": [
         "run",
         str(ROOT / "examples/quickstart/01_tiny_tools.yaml"),
@@ -42,16 +47,26 @@ COMMANDS: dict[str, list[str]] = {
         f"{sys.executable} examples/servers/tiny_server.py",
     ],
 }
+TARGETS: dict[str, float] = {
+    "--help": 0.1,
+    "--version": 0.1,
+    "check --help": 0.1,
+    "check (one case)": 0.2,
+    "run (trajectory only)": 0.2,
+    "run (all skipped)": 0.2,
+}
+"""Median wall seconds each command should stay within (the stdio suite starts a server: no target)."""
 
 
-def measure(args: list[str], runs: int = RUNS) -> tuple[float, float]:
-    """Best wall and best CPU (user+sys of the child) seconds of `python -m toolproof ARGS` over `runs` runs,
-    after one untimed run that fills the bytecode cache. Exits when a run's status is neither 0 nor 1."""
+def measure(args: list[str], runs: int = RUNS, python: list[str] | None = None) -> tuple[float, float]:
+    """Median wall and median CPU (user+sys of the child) seconds of `python -m toolproof ARGS` over `runs`
+    runs, after one untimed run that fills the bytecode cache (`python`: another command line instead of
+    `python -m toolproof`). Exits when a run's status is neither 0 nor 1."""
     walls, cpus = [], []
     for timed in [False] + [True] * runs:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        argv = [sys.executable, "-m", "toolproof", *args]
+        argv = python or [sys.executable, "-m", "toolproof", *args]
         done = subprocess.run(argv, capture_output=True, cwd=ROOT, env=ENV)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -60,7 +75,7 @@ def measure(args: list[str], runs: int = RUNS) -> tuple[float, float]:
         if timed:
             walls.append(wall)
             cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return min(walls), min(cpus)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, str]]:
@@ -82,11 +97,16 @@ def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, st
 
 
 def main() -> None:
-    print(f"start-up, best of {RUNS}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(f"{'command':<24} {'wall s':>8} {'cpu s':>8}")
+    print(f"start-up, median of {RUNS}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    python, _ = measure([], python=[sys.executable, "-c", "pass"])
+    print(f"{'command':<24} {'wall s':>8} {'cpu s':>8} {'x python':>9} {'target s':>9}  met")
+    print(f"{'python -c pass':<24} {python:>8.3f}")
     for label, args in COMMANDS.items():
         wall, cpu = measure(args)
-        print(f"{label:<24} {wall:>8.3f} {cpu:>8.3f}")
+        target = TARGETS.get(label)
+        verdict = "-" if target is None else ("yes" if wall <= target else "no")
+        limit = "-" if target is None else f"{target:.2f}"
+        print(f"{label:<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f} {limit:>9}  {verdict}")
     print("\nslowest imports of check (one case), cumulative ms:")
     for cumulative, name in top_imports(COMMANDS["check (one case)"]):
         print(f"{cumulative / 1000:>8.1f}  {name}")

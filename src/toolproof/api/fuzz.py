@@ -3,7 +3,6 @@ Python call (the `toolproof fuzz` command)."""
 
 from __future__ import annotations
 
-import secrets
 import shlex
 import time
 from collections.abc import Sequence
@@ -60,6 +59,8 @@ def fuzz(
     tool is being fuzzed. `output`: write each finding as a case into that directory. A server that cannot
     be reached sets `unreached` (exit status 2); a stop signal ends the run and what was found is reported,
     with 128 + N. Raises UsageError for a tool the server does not list."""
+    import secrets
+
     from toolproof.api.probes import run_guarded, server_secrets, source_path, unreached
     from toolproof.mcp.errors import RequestFailed
     from toolproof.run.interrupt import Interrupted

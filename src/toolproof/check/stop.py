@@ -5,8 +5,12 @@ trace. Pure."""
 
 from __future__ import annotations
 
-from toolproof.model.observation import Observed
+from typing import TYPE_CHECKING
+
 from toolproof.model.result import CaseResult, Status
+
+if TYPE_CHECKING:
+    from toolproof.model.observation import Observed
 
 
 def with_stop(result: CaseResult, observed: Observed) -> CaseResult:

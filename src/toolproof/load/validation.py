@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 from collections.abc import Callable, Iterable
@@ -20,6 +19,8 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 def suggest(word: str, choices: Iterable[str]) -> str | None:
     """`did you mean 'x'?` for the closest choice, if any is close enough."""
+    import difflib  # only for a key that is wrong
+
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f"did you mean {close[0]!r}?" if close else None
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from toolproof.model.server_config import AuthConfig, ElicitationMock, SamplingMock, Transport
+if TYPE_CHECKING:  # annotations only: a command that never connects does not build the server models
+    from toolproof.model.server_config import AuthConfig, ElicitationMock, SamplingMock, Transport
 
 ProtocolMode = Literal["legacy", "2026-07-28", "auto"]
 HANDSHAKE_ERA = "2025-11-25"

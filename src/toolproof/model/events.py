@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from toolproof.model.result import CaseResult
+if TYPE_CHECKING:  # annotations only: the events load without the result models
+    from toolproof.model.result import CaseResult
 
 
 @dataclass(frozen=True)

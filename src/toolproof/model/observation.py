@@ -21,7 +21,7 @@ class Observed(Protocol):
 class Notification(BaseModel):
     """A server notification seen on the wire, with its arrival time in seconds since the session began."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     method: str
     params: Any = None
@@ -31,7 +31,7 @@ class Notification(BaseModel):
 class LogMessage(BaseModel):
     """A `notifications/message` entry."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     level: str
     data: Any = None
@@ -41,7 +41,7 @@ class LogMessage(BaseModel):
 class RpcError(BaseModel):
     """A JSON-RPC error response."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     code: int
     message: str
@@ -54,7 +54,7 @@ class TaskRecord(BaseModel):
     failed task, how many `tasks/get` polls and `tasks/update` answers were sent, whether `tasks/cancel` was,
     and the seconds from the call to the terminal status."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     task_id: str
     states: list[str] = Field(default_factory=list)
@@ -77,7 +77,7 @@ class Observation(BaseModel):
     the runner so that checkers stay pure.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str = ""
     is_error: bool = False

@@ -42,7 +42,7 @@ def status_of(kind: FailureKind) -> Status:
 class Failure(BaseModel):
     """The first failing expectation, or the error that stopped the case."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: FailureKind
     message: str
@@ -56,7 +56,7 @@ class TrialStats(BaseModel):
     """How a case fared over repeated trials: `passed` of `n`, pass@k and pass^k at `k`, and whether at least
     `threshold` of the trials passed (`ok`). Computed by `toolproof.check.trials`."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     n: int
     passed: int
@@ -84,7 +84,7 @@ class Step(BaseModel):
     """One exchange a case made, as reports show it: a setup call, the checked request, a user message, an
     agent's tool call or reply. `checks` names the assertions that looked at it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: str  # setup, request, user, tool_call, reply
     name: str = ""
@@ -99,7 +99,7 @@ class Step(BaseModel):
 class CaseResult(BaseModel):
     """The verdict on one case (one trial of it, or, with `trials`, all its trials together)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     file: Path

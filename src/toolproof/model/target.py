@@ -14,7 +14,7 @@ class TargetAuth(BaseModel):
     """A credential read from the environment variable `env` and sent in `header`, after `scheme` if any
     (`Authorization: Bearer <token>` by default)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     env: str
     header: str = "Authorization"
@@ -32,7 +32,7 @@ class HttpTarget(BaseModel):
     Every request carries a fresh id in `request_id_header`.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     url: str
     method: Literal["POST", "PUT", "PATCH"] = "POST"

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from toolproof.run.side_by_side import SideBySide
 
 
+def starts_server(case: Case) -> bool:
+    """Whether the case may start a server: it is no trajectory (which reads a trace) and not skipped outright
+    (`skip: true`; a case skipped for an unset variable is decided when it runs)."""
+    return not isinstance(case.block, TrajectoryBlock) and not case.skip
+
+
 async def run_server_suite(
     items: Sequence[Case | LoadError],
     options: ServerOptions,
@@ -45,8 +51,8 @@ async def run_server_suite(
     cases = [item for item in items if isinstance(item, Case)]
     reuse: Reuse | None = None
     side_by_side: SideBySide | None = None
-    if any(not isinstance(case.block, TrajectoryBlock) for case in cases):
-        from toolproof.run.side_by_side import SideBySide  # the MCP SDK: only for cases with a server
+    if any(starts_server(case) for case in cases):
+        from toolproof.run.side_by_side import SideBySide  # the MCP SDK: only for cases that start a server
 
         side_by_side = SideBySide(cases, options, runs=trials)
 
@@ -118,7 +124,7 @@ async def run_server_suite(
                     servers.close_all()
         return results
     finally:
-        if any(isinstance(item, Case) and not isinstance(item.block, TrajectoryBlock) for item in items):
-            from toolproof.mcp.process import reap_strays  # not for trajectory cases: no server, no SDK
+        if any(isinstance(item, Case) and starts_server(item) for item in items):
+            from toolproof.mcp.process import reap_strays  # not for trajectory or skipped cases: no server
 
             reap_strays()

@@ -1,8 +1,10 @@
 """A one-case `check` loads only what its cases use: no MCP SDK, HTTP client, JSON Schema validator, regex
-engine, JSONPath, rich (plain output), server case model or other command."""
+engine, JSONPath, rich (plain output), server case model, server observation or other command; and it builds
+the validators of the pydantic models it makes, no other."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -17,7 +19,9 @@ from toolproof.cli import main
 status = main(sys.argv[1:])
 heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
-       "toolproof.sources.traces.mibo", "toolproof.cli.run"}
+       "toolproof.sources.traces.mibo", "toolproof.cli.run", "toolproof.model.observation",
+       "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib",
+       "toolproof.run.side_by_side", "toolproof.mcp.process"}
 print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
@@ -42,6 +46,46 @@ def test_one_case_check_imports_only_what_its_cases_use() -> None:
     )
     assert status == 0
     assert loaded == "[]"
+
+
+BUILT = """
+import sys
+from pydantic._internal import _model_construction
+complete = _model_construction.complete_model_class
+built = []
+
+def recording(cls, *args, **kwargs):
+    built.append(f"{cls.__module__}.{cls.__qualname__}")
+    return complete(cls, *args, **kwargs)
+
+_model_construction.complete_model_class = recording
+from toolproof.cli import main
+status = main(sys.argv[1:])
+print(sorted(set(built)), file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def test_one_case_check_builds_only_the_models_it_makes() -> None:
+    args = ("check", str(STARTUP / "one_case.yaml"), "--trace", str(STARTUP / "refund.transcript.json"))
+    done = subprocess.run(
+        [sys.executable, "-c", BUILT, *args], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    built = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
+    # the case, its run and its verdicts; never the server, target or observation models it does not make
+    assert {"toolproof.model.scenario.AgentCase", "toolproof.model.transcript.Transcript"} <= built
+    assert "toolproof.model.result.CaseResult" in built
+    unused = {name for name in built if name.split(".")[2] in ("observation", "target", "server_config")}
+    assert not unused
+    assert "toolproof.model.result.Failure" not in built  # every check passed: no failure was made
+
+
+def test_a_suite_of_skipped_cases_loads_no_server_machinery() -> None:
+    status, loaded = _loaded("run", str(STARTUP / "skipped.yaml"))
+    assert status == 0
+    unused = {"toolproof.mcp.session", "toolproof.sources.server", "toolproof.run.side_by_side", "mcp"}
+    assert not unused & set(ast.literal_eval(loaded))
 
 
 def test_a_schema_assertion_loads_jsonschema(tmp_path: Path) -> None:

@@ -20,7 +20,9 @@ print("HEAVY:" + ",".join(heavy))
 """
 
 
-@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["run", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--help"], ["run", "--help"], ["check", "--help"], ["lint", "--help"]]
+)
 def test_light_commands_do_not_import_the_sdk(argv: list[str]) -> None:
     done = subprocess.run(
         [sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True
