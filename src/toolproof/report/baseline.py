@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof.core.sanitize import MASK, Scrubber
 from toolproof.core.writing import warn, write_best_effort
-from toolproof.model.events import Event, RunFinished, RunStarted
+from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import CaseResult, Status
+from toolproof.report.cut_short import CutShort
 
 
 class BaselineError(ValueError):
@@ -172,14 +173,13 @@ class BaselineWriter:
         self, path: str | os.PathLike[str], secrets: Iterable[str] = (), *, stderr: TextIO | None = None
     ) -> None:
         self._path, self._secrets, self._stderr = path, tuple(secrets), stderr
-        self._total = 0
+        self._run = CutShort()
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunStarted):
-            self._total = event.total
-        elif isinstance(event, RunFinished):
-            if len(event.results) < self._total:
-                ran = f"{len(event.results)} of {self._total}"
+        self._run.see(event)
+        if isinstance(event, RunFinished):
+            ran = self._run.ran(event)
+            if ran is not None:
                 warn(f"baseline not saved to {self._path}: the run stopped after {ran} cases", self._stderr)
                 return
             text = baseline_document(event.results, self._secrets)

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from toolproof.core.sanitize import Scrubber
-from toolproof.model.events import Event, RunFinished, RunStarted
+from toolproof.model.events import Event, RunFinished
 from toolproof.report.baseline import Entry, compare
+from toolproof.report.cut_short import CutShort
 from toolproof.report.describe import one_line
 from toolproof.report.gate import pass_percentage
 
@@ -44,19 +45,16 @@ class ThresholdNote:
 
     def __init__(self, threshold: int, *, stdout: TextIO | None = None) -> None:
         self._threshold, self._stdout = threshold, stdout
-        self._total = 0
+        self._run = CutShort()
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, RunStarted):
-            self._total = event.total
+        self._run.see(event)
         if not isinstance(event, RunFinished):
             return
         percentage = pass_percentage(event.results)
-        if len(event.results) < self._total:
-            line = (
-                f"pass rate: the run stopped after {len(event.results)} of {self._total} cases; "
-                f"threshold {self._threshold}% not applied"
-            )
+        ran = self._run.ran(event)
+        if ran is not None:
+            line = f"pass rate: the run stopped after {ran} cases; threshold {self._threshold}% not applied"
         elif percentage is None:
             line = f"pass rate: no case ran (threshold {self._threshold}%)"
         else:

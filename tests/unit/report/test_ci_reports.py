@@ -12,7 +12,7 @@ from tests.unit.report.synthetic import SECRET, feed, sample
 from toolproof.check.trials import combine
 from toolproof.core.sanitize import MASK
 from toolproof.load.collect import prioritise
-from toolproof.model.events import RunFinished, RunStarted
+from toolproof.model.events import RunFinished, RunStarted, RunStopped
 from toolproof.model.result import CaseResult, Status
 from toolproof.report.badge import badge_document
 from toolproof.report.baseline import (
@@ -29,6 +29,7 @@ from toolproof.report.history import LastFailedWriter, last_failed
 from toolproof.report.html import ReportFormatError, check_document, render_html
 from toolproof.report.json_report import JsonReport
 from toolproof.report.markdown import MarkdownReport
+from toolproof.report.notes import ThresholdNote
 
 SUITE = Path("s.yaml")
 
@@ -130,6 +131,24 @@ def test_a_run_that_stopped_early_leaves_the_saved_baseline_alone(
     assert f"baseline not saved to {path}: the run stopped after 1 of 2 cases" in capsys.readouterr().err
     writer.handle(RunFinished(results=[result("a", Status.PASS), result("b", Status.FAIL)]))
     assert load_baseline(path)["b"].status == "FAIL"
+
+
+def test_a_stopped_run_whose_cases_gave_several_results_is_still_cut_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check` gives one result per check: 3 results from 1 of 2 cases outnumber the cases, and only the
+    scheduler's RunStopped tells that the run was cut short."""
+    path = tmp_path / "b.json"
+    path.write_text('{"entries": [{"name": "a", "status": "PASS"}]}')
+    sinks = [BaselineWriter(path), ThresholdNote(50)]
+    results = [result(f"a › check {n}", Status.FAIL) for n in range(3)]
+    for event in (RunStarted(total=2), RunStopped("after 1 failure (-x/--maxfail)", 1), RunFinished(results)):
+        for sink in sinks:
+            sink.handle(event)
+    captured = capsys.readouterr()
+    assert [entry.name for entry in load_baseline(path).values()] == ["a"]
+    assert f"baseline not saved to {path}: the run stopped after 1 of 2 cases" in captured.err
+    assert "pass rate: the run stopped after 1 of 2 cases; threshold 50% not applied" in captured.out
 
 
 def test_mcp_assert_baselines_with_extra_keys_are_read(tmp_path: Path) -> None:
