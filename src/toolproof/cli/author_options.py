@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from toolproof.cli import Parser
-from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg
+from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg, parse_headers
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -113,17 +113,6 @@ def fail(command: str, error: Exception) -> int:
     """Say what went wrong on stderr; the usage exit status."""
     print(f"toolproof {command}: {error}", file=sys.stderr)
     return ExitCode.USAGE
-
-
-def parse_headers(text: str) -> dict[str, str]:
-    """`k=v,k2=v2` as mcp-assert reads --headers."""
-    headers: dict[str, str] = {}
-    for part in filter(None, (piece.strip() for piece in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--headers: expected KEY=VALUE, got {part!r}")
-        headers[key.strip()] = value.strip()
-    return headers
 
 
 def server_config(spec: str, transport: str | None, headers: str) -> ServerConfig:

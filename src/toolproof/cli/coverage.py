@@ -12,9 +12,9 @@ from toolproof.cli.author_options import (
     add_server_options,
     add_suite_options,
     fail,
-    parse_headers,
     suite_paths,
 )
+from toolproof.cli.options import parse_headers
 
 
 def _percent(text: str) -> int:

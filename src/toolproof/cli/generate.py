@@ -12,9 +12,8 @@ from toolproof.cli.author_options import (
     add_command,
     add_server_options,
     fail,
-    parse_headers,
 )
-from toolproof.cli.options import jobs_arg
+from toolproof.cli.options import jobs_arg, parse_headers
 from toolproof.exit_codes import ExitCode
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from toolproof.cli import build_parser
-from toolproof.cli.author_options import UsageError, parse_headers, server_config
+from toolproof.cli.author_options import UsageError, server_config
+from toolproof.cli.options import parse_headers
 
 FLAGS = ["--suite", "s", "--server", "http://h/mcp", "--fixture", "f", "--timeout", "5s", "--output", "o",
          "--transport", "http", "--headers", "A=1"]
@@ -37,7 +38,7 @@ def test_server_specs() -> None:
         server_config("node s.js", "http", "")
     with pytest.raises(UsageError, match="URL"):
         server_config("node s.js", "sse", "")
-    with pytest.raises(UsageError, match="KEY=VALUE"):
+    with pytest.raises(UsageError, match="K=V pairs"):
         parse_headers("novalue")
 
 
