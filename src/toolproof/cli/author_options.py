@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from toolproof.cli import Parser
-from toolproof.cli.options import add_protocol_option, duration_arg, jobs_arg, parse_headers
+from toolproof.cli.options import add_protocol_option, add_suite_paths, duration_arg, jobs_arg, parse_headers
 from toolproof.exit_codes import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -59,21 +59,7 @@ def add_command(
 
 
 def add_suite_options(parser: argparse.ArgumentParser, *, jobs: bool = True) -> None:
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
-    parser.add_argument(
-        "--suite",
-        action="append",
-        type=Path,
-        default=[],
-        metavar="PATH",
-        help="a suite file or directory (mcp-assert spelling; may repeat)",
-    )
-    parser.add_argument(
-        "--fixture",
-        type=Path,
-        metavar="DIR",
-        help="fixture directory; each case gets its own copy as {{fixture}}",
-    )
+    add_suite_paths(parser)
     if jobs:
         parser.add_argument(
             "-j",

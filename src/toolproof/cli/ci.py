@@ -9,7 +9,7 @@ from pathlib import Path
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from toolproof.cli.report import add_gate_options
-    from toolproof.cli.run import add_suite_options
+    from toolproof.cli.run import add_run_options
 
     parser = commands.add_parser(
         "ci",
@@ -20,7 +20,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(and, with --fail-on-regression, nothing regressed), 1 it is not or a case regressed, 2 usage or "
         "load error, 5 no case ran, 128 + the signal number when stopped by a signal.",
     )
-    add_suite_options(parser)
+    add_run_options(parser)
     add_gate_options(parser, default_threshold=100)
     parser.add_argument(
         "--merge",

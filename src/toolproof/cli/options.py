@@ -73,6 +73,25 @@ def shard_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error).removeprefix(f"--shard {text!r}: ")) from None
 
 
+def add_suite_paths(parser: argparse.ArgumentParser) -> None:
+    """The suite paths (positional and `--suite`) and `--fixture` of every command that loads a suite."""
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
+    parser.add_argument(
+        "--suite",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="a suite file or directory (mcp-assert spelling; may repeat)",
+    )
+    parser.add_argument(
+        "--fixture",
+        type=Path,
+        metavar="DIR",
+        help="fixture directory; each case gets its own copy as {{fixture}}",
+    )
+
+
 def add_resume_option(parser: argparse.ArgumentParser) -> None:
     """`--resume FILE`, for the commands that run cases (`run`, `ci`, `eval`)."""
     parser.add_argument(

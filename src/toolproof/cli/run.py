@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolproof.cli.auth_options import add_auth_options, auth_from_args
@@ -16,6 +15,7 @@ from toolproof.cli.options import (
     add_resume_option,
     add_reuse_option,
     add_subscription_wait_option,
+    add_suite_paths,
     duration_arg,
     jobs_arg,
     reports,
@@ -41,27 +41,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "5 no case found, 128 + the signal number when stopped by SIGINT, SIGTERM "
         "or SIGHUP.",
     )
-    add_suite_options(parser)
+    add_run_options(parser)
     parser.set_defaults(handler=run)
 
 
-def add_suite_options(parser: argparse.ArgumentParser) -> None:
+def add_run_options(parser: argparse.ArgumentParser) -> None:
     """The options of `run`, which `ci` shares."""
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="suite files or directories")
-    parser.add_argument(
-        "--suite",
-        action="append",
-        type=Path,
-        default=[],
-        metavar="PATH",
-        help="a suite file or directory (mcp-assert spelling; may repeat)",
-    )
-    parser.add_argument(
-        "--fixture",
-        type=Path,
-        metavar="DIR",
-        help="fixture directory; each case gets its own copy as {{fixture}}",
-    )
+    add_suite_paths(parser)
     parser.add_argument(
         "--server",
         metavar="CMD",
