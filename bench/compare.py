@@ -206,6 +206,11 @@ def main() -> int:
         "--rounds", type=int, default=1, help="times each variant runs each suite (default 1)"
     )
     parser.add_argument("--skip-memory", action="store_true", help="leave out the 100/1,000-case RSS runs")
+    parser.add_argument(
+        "--suites-only",
+        action="store_true",
+        help="only the suite ratios (fresh and --reuse-server): no probes, start-up or memory",
+    )
     args = parser.parse_args()
     os.environ["PATH"] = os.pathsep.join(
         [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin"), os.environ["PATH"]]
@@ -259,11 +264,11 @@ def main() -> int:
         for variant, tally in tallies.items():
             walls = (tally.per_suite[suite.name] / args.rounds for suite, _ in SUITES)
             print(f"{variant:<28}" + "".join(f"{wall:14.1f}" for wall in walls))
-        ratios = {
-            FRESH: tallies["toolproof"].wall / peer,
-            REUSE: tallies["toolproof --reuse-server"].wall / peer_reuse,
-            PROBES: probes(scratch),
-        }
+        fresh, reuse = tallies["toolproof"].wall / peer, tallies["toolproof --reuse-server"].wall / peer_reuse
+        if args.suites_only:
+            print(f"\n{FRESH}: {fresh:.2f}x (target 0.35x); {REUSE}: {reuse:.2f}x (target 0.5x)")
+            return 0
+        ratios = {FRESH: fresh, REUSE: reuse, PROBES: probes(scratch)}
         walls = start_up()
         targets(ratios, walls)
         if not args.skip_memory:
