@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
@@ -98,10 +98,9 @@ async def run_server_suite(
             group_expected[id(fellows)] = side_by_side.critical_path(fellows, own_expected)
         return group_expected[id(fellows)]
 
-    async def run(entries: list[Case | Broken]) -> list[CaseResult]:
-        if side_by_side and jobs > 1 and side_by_side.identities() > 1:
-            await side_by_side.declare_all()  # the order identities start in follows their critical paths
-        return await run_all(
+    def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
+        ordered = side_by_side is not None and jobs > 1 and side_by_side.identities() > 1
+        return run_all(
             entries,
             execute,
             name_of,
@@ -110,6 +109,7 @@ async def run_server_suite(
             maxfail=maxfail,
             expected_s=expected,
             turn=side_by_side.turn if side_by_side else None,
+            prepare=side_by_side.declare_all if side_by_side and ordered else None,  # critical paths first
         )
 
     try:
