@@ -14,6 +14,7 @@ does (compiled first). Then start-up: `--help`, `--version`, `check` on a one-ca
 start no server (median of five), and the top entries of `python -X importtime -m toolproof check`; the
 probes: `lint` + `audit` of the four servers by both tools, default flags, one run (bench_probes.py); then
 every speed target with its figure in one table; and memory: toolproof's peak RSS on 100 and on 1,000 cases.
+`--suites-only` stops after the suite ratios.
 """
 
 from __future__ import annotations

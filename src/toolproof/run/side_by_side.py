@@ -9,18 +9,18 @@ started before any case of that identity, and only for an identity that several 
 is stopped in the background (`running`): the cases that only read start as soon as it has answered, a case
 that may write once it has exited. With `--reuse-server` the listing is asked of a shared server instead
 (`lister`), which then serves the first case that shares. When they cannot be asked, every case that calls a
-tool may write. A tool the server does not list cannot be
-called, so it writes nothing. Listing, reading and subscribing to resources, prompts, completions and log
-levels only read: what they change lives in the one session, which no other case's server sees (this is
-where the rule differs from `--reuse-server`'s, whose cases share a session).
+tool may write. A tool the server does not list cannot be called, so it writes nothing. Listing, reading and
+subscribing to resources, prompts, completions and log levels only read: what they change lives in the one
+session, which no other case's server sees (this is where the rule differs from `--reuse-server`'s, whose
+cases share a session).
 
 The cases of an identity keep the order of the suite, so a verdict is the one a run of the suite in its
 order gives: a case that may write starts once every case before it has finished, and runs alone (its
 trials one after another); a read-only case starts once every case before it that may write has finished,
 beside the read-only cases around it. For this to never wait on a case not yet started, the scheduler must
-start the cases of one identity in suite order (`expected_s` gives them all the same value). A server whose
-configuration names `{{fixture}}` sees its case's own fixture copy, so each such case is an identity of its
-own.
+start the cases of one identity in suite order (`expected_s` gives them all the same value: the least time
+they take together, `critical_path`). A server whose configuration names `{{fixture}}` sees its case's own
+fixture copy, so each such case is an identity of its own.
 """
 
 from __future__ import annotations
@@ -48,14 +48,12 @@ Lister = Callable[[ConnectSpec], Awaitable[list[dict[str, Any]] | None]]
 
 class SideBySide:
     """The turns of a run's server cases, given in suite order, each run `runs` times (its trials); turns are
-    taken inside `running`. `lister`, when given, is asked for an identity's tools before a server of its own
+    taken inside `running`. `lister`, when set, is asked for an identity's tools before a server of its own
     is started for that."""
 
-    def __init__(
-        self, cases: Sequence[Case], options: ServerOptions, runs: int = 1, *, lister: Lister | None = None
-    ) -> None:
+    def __init__(self, cases: Sequence[Case], options: ServerOptions, runs: int = 1) -> None:
         self._options = options
-        self.lister = lister
+        self.lister: Lister | None = None
         self._tasks: anyio.abc.TaskGroup | None = None
         self._specs: dict[str, ConnectSpec] = {}
         groups: dict[str, list[Case]] = {}
