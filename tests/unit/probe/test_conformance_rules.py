@@ -6,13 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.probe.conformance.capability_status import status_verdict
 from toolproof.probe.conformance.expected_failures import as_judged
 from toolproof.probe.conformance.http_checks import visible_ascii
 from toolproof.probe.conformance.inputs import InputsError, read_inputs
 from toolproof.probe.conformance.listen import SUBSCRIPTION_ID, acknowledgement
+from toolproof.probe.conformance.modern_http import Exchange
 from toolproof.probe.conformance.official import ALPHA, STABLE, UNTESTED, official
 from toolproof.probe.conformance.reads import fill
 from toolproof.probe.conformance.server_messages import default_problem, enum_problem
@@ -176,3 +179,26 @@ def test_a_subscription_is_acknowledged_first_with_its_own_id(
     assert verdict.status is status
     assert said in verdict.message
     assert verdict.official == ("server-stateless/sep-2575-server-sends-subscription-ack",)
+
+
+def _exchange(status: int, code: int | None) -> Exchange:
+    message = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m"}} if code else {"result": {}}
+    return Exchange(httpx2.Response(status), message)
+
+
+@pytest.mark.parametrize(
+    ("made", "status", "said"),
+    [
+        ([("tasks/get", _exchange(400, -32021)), ("tools/call t", _exchange(400, -32021))], Status.PASS, "t"),
+        ([("tasks/get", _exchange(200, -32021))], Status.FAIL, "tasks/get: HTTP 200 with error -32021"),
+        ([("tasks/get", _exchange(400, -32602))], Status.SKIP, "no request was refused with -32021"),
+        ([], Status.SKIP, "neither declares the tasks extension"),
+    ],
+)
+def test_a_missing_client_capability_is_http_400(
+    made: list[tuple[str, Exchange]], status: Status, said: str
+) -> None:
+    (verdict,) = status_verdict(made)
+    assert verdict.status is status
+    assert said in verdict.message
+    assert verdict.official == ("server-stateless/sep-2575-missing-capability-http-400",)

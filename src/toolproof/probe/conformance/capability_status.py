@@ -70,10 +70,11 @@ async def missing_capability_status(spec: ConnectSpec) -> list[RequirementResult
     started = time.perf_counter()
     async with channel.client(auth=channel.auth_flow()) as client:
         made = await _refusals(client, spec.url)
-    return timed(_judged(made), started)
+    return timed(status_verdict(made), started)
 
 
-def _judged(made: list[tuple[str, Exchange]]) -> list[RequirementResult]:
+def status_verdict(made: list[tuple[str, Exchange]]) -> list[RequirementResult]:
+    """The verdict on what each request (`what`, what came back) got: every -32021 must be HTTP 400."""
     missing = types.MISSING_REQUIRED_CLIENT_CAPABILITY
     refused = [(what, answer) for what, answer in made if answer.code == missing]
     if not refused:
