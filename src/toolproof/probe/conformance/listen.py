@@ -21,7 +21,7 @@ from toolproof.probe.conformance.checks import (
     skipped,
 )
 from toolproof.probe.conformance.stateless import STATELESS, cited
-from toolproof.probe.conformance.wire import Message
+from toolproof.probe.conformance.wire import Message, envelope
 
 CHECK = "subscriptions/listen is acknowledged first"
 SECTION = "basic/patterns/subscriptions#acknowledgment"
@@ -90,7 +90,8 @@ async def listen_stdio(probe: ProbedServer) -> list[RequirementResult]:
             return bool(message.get("id") == ident)
         return "id" not in message and _subscription(message) is not None
 
-    await probe.link.start("subscriptions/listen", {"notifications": wanted}, request_id=ident)
+    params = {"notifications": wanted, "_meta": envelope(probe.link.era)}
+    await probe.link.send({"jsonrpc": "2.0", "id": ident, "method": "subscriptions/listen", "params": params})
     first = await probe.link.until(first_of_it, LISTEN_WAIT_S)
     if first is None or "method" in first:  # the subscription is open: end it
         await probe.link.abandon(ident, "toolproof conformance: acknowledgment checked")

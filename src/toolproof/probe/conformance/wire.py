@@ -106,28 +106,6 @@ class Link:
             message["params"] = params
         await self.send(message)
 
-    async def start(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        *,
-        request_id: int | str | None = None,
-        stamp: bool = True,
-        headers: dict[str, str] | None = None,
-    ) -> int | str:
-        """Send one request as built (stamped as `request` says) without waiting for its answer; its id."""
-        ident = next(self._ids) if request_id is None else request_id
-        message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
-        if self.modern and stamp:
-            params = {**(params or {})}
-            params["_meta"] = {**envelope(self.era), **(params.get("_meta") or {})}
-        if params is not None:
-            message["params"] = params
-        if self.modern and headers is None:
-            headers = routing_headers(self.era, method, params)
-        await self.send(message, headers)
-        return ident
-
     async def request(
         self,
         method: str,
@@ -141,7 +119,16 @@ class Link:
         """The server's response (result or error) to one request, as sent, within `timeout` (default: the
         link's). In the 2026-07-28 era the request is stamped (`_meta` envelope merged under the params' own
         `_meta`, routing headers) unless `stamp` is False; `headers` replace the routing headers."""
-        await self.start(method, params, request_id=request_id, stamp=stamp, headers=headers)
+        ident = next(self._ids) if request_id is None else request_id
+        message: Message = {"jsonrpc": "2.0", "id": ident, "method": method}
+        if self.modern and stamp:
+            params = {**(params or {})}
+            params["_meta"] = {**envelope(self.era), **(params.get("_meta") or {})}
+        if params is not None:
+            message["params"] = params
+        if self.modern and headers is None:
+            headers = routing_headers(self.era, method, params)
+        await self.send(message, headers)
         limit = self.timeout if timeout is None else timeout
         with anyio.move_on_after(limit):
             while True:
