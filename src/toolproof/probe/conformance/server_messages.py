@@ -4,6 +4,7 @@ it was in flight. Each is "not applicable" when the server sent none."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import mcp_types as types
@@ -23,6 +24,7 @@ PRIMITIVE = {"string": (str,), "integer": (int,), "number": (int, float), "boole
 DEFAULTS = "elicitation defaults match their types (SEP-1034)"
 ENUMS = "elicitation enums are well-formed (SEP-1330)"
 LOGGED = "a tool's log messages arrive during its call"
+NO_LOG_UNASKED = ("server-stateless/sep-2575-server-no-log-without-loglevel",)  # the 2026-07-28 era's rule
 PROGRESSED = "a tool's progress arrives during its call"
 
 
@@ -152,6 +154,28 @@ def _counts(found: dict[str, int]) -> str:
     return ", ".join(f"{name}: {count}" for name, count in sorted(found.items()))
 
 
+def _logged(server: ProbedServer, logged: dict[str, int], called: str, section: str) -> RequirementResult:
+    """In the 2026-07-28 era only the tool calls ask for log messages (`io.modelcontextprotocol/logLevel`), so
+    one outside their spans answers a request that did not ask, or comes after the call's answer."""
+    inside = {index for start, end in server.spans.values() for index in range(start, end)}
+    outside = [
+        index
+        for index, message in enumerate(server.link.seen)
+        if message.get("method") == "notifications/message" and index not in inside
+    ]
+    if server.link.modern and outside:
+        problem = (
+            f"{len(outside)} log message(s) outside the tool calls that asked for them: a request without "
+            f"{types.LOG_LEVEL_META_KEY} MUST get none, and a call's come before its answer"
+        )
+        return replace(failed(LOGGED, section, problem), official=NO_LOG_UNASKED)
+    if not logged:
+        verdict = skipped(LOGGED, section, f"no tool called sent a log message during its call ({called})")
+    else:
+        verdict = passed(LOGGED, section, _counts(logged))
+    return replace(verdict, official=NO_LOG_UNASKED) if server.link.modern else verdict
+
+
 def during_calls(server: ProbedServer) -> list[RequirementResult]:
     """How many log messages and progress notifications each tool the probe called sent while its call was in
     flight (the official suite's fixtures send three of each; a server's own tools send what they send), and
@@ -181,11 +205,7 @@ def during_calls(server: ProbedServer) -> list[RequirementResult]:
             progressed[name] = len(during)
         if after := [index for index in ours if index >= end]:
             late[name] = len(after)
-    verdicts = [
-        passed(LOGGED, logging_section, _counts(logged))
-        if logged
-        else skipped(LOGGED, logging_section, f"no tool called sent a log message during its call ({called})")
-    ]
+    verdicts = [_logged(server, logged, called, logging_section)]
     if late:
         problem = (
             f"progress after the tool's answer ({_counts(late)}): it MUST stop when the request completes"

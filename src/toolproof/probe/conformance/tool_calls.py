@@ -51,8 +51,9 @@ def progress_token(tool: str) -> str:
 
 async def call_tools(server: ProbedServer) -> list[RequirementResult]:
     """Call each tool the probe may call (at most MAX_CALLS), keeping the answers in `server.called` and
-    where each call's span of `link.seen` ends in `server.spans`. In the handshake era the log level is set to
-    debug first (as the official suite does), so that what a tool logs reaches the probe."""
+    where each call's span of `link.seen` ends in `server.spans`. The calls ask for log messages at debug
+    level (as the official suite does): the level is set first in the handshake era, each call carries it in
+    the 2026-07-28 era (where nothing else the probe sends asks for any)."""
     if not server.link.modern and "logging" in server.capabilities and server.listed.get("tools"):
         await server.link.request("logging/setLevel", {"level": "debug"})
     for tool in (server.listed.get("tools") or [])[:MAX_CALLS]:
@@ -62,7 +63,10 @@ async def call_tools(server: ProbedServer) -> list[RequirementResult]:
             continue
         token = progress_token(name)
         server.progress_tokens.add(token)
-        params = {"name": name, "arguments": arguments, "_meta": {"progressToken": token}}
+        meta: dict[str, Any] = {"progressToken": token}
+        if server.link.modern:
+            meta[types.LOG_LEVEL_META_KEY] = "debug"
+        params = {"name": name, "arguments": arguments, "_meta": meta}
         ident = f"toolproof-call-{name}"
         started = len(server.link.seen)
         try:
