@@ -21,6 +21,7 @@ BREAKS = {
     "foreign-id": "tags the acknowledgment with a subscription id that is not the request's",
     "unasked-log": "sends a log message with its tools/list answer, which asked for none",
     "late-log": "sends a tool call's log message after its answer",
+    "listen-exit": "exits when asked to listen",
 }
 LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 LOG = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
@@ -52,6 +53,8 @@ def tagged(method: str, subscription: Any, **params: Any) -> dict[str, Any]:
 
 
 def listen(mode: str, body: dict[str, Any]) -> None:
+    if mode == "listen-exit":
+        sys.exit(3)
     ident = body["id"]
     if mode == "notification-first":
         say(tagged("notifications/tools/list_changed", ident))

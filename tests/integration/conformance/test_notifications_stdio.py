@@ -40,3 +40,12 @@ def test_each_broken_notification_rule_fails_its_check_alone(mode: str, tmp_path
     status, verdicts = probe(f"{sys.executable} {SERVER} {mode}", tmp_path, "--protocol", MODERN_ERA)
     assert status == 1
     assert failing(verdicts) == {BROKEN[mode]}
+
+
+def test_a_server_that_exits_on_listen_fails_that_check_and_keeps_the_results_before_it(
+    tmp_path: Path,
+) -> None:
+    status, verdicts = probe(f"{sys.executable} {SERVER} listen-exit", tmp_path, "--protocol", MODERN_ERA)
+    assert status == 1
+    assert failing(verdicts) == {"listen stdio"}
+    assert verdicts["server/discover is implemented"] == "PASS"

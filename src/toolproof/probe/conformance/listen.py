@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anyio
 import mcp_types as types
 
 from toolproof.mcp.stdio import StdioChannel
@@ -21,7 +22,7 @@ from toolproof.probe.conformance.checks import (
     skipped,
 )
 from toolproof.probe.conformance.stateless import STATELESS, cited
-from toolproof.probe.conformance.wire import Message, envelope
+from toolproof.probe.conformance.wire import Message, NoAnswer, envelope
 
 CHECK = "subscriptions/listen is acknowledged first"
 SECTION = "basic/patterns/subscriptions#acknowledgment"
@@ -92,7 +93,10 @@ async def listen_stdio(probe: ProbedServer) -> list[RequirementResult]:
 
     params = {"notifications": wanted, "_meta": envelope(probe.link.era)}
     await probe.link.send({"jsonrpc": "2.0", "id": ident, "method": "subscriptions/listen", "params": params})
-    first = await probe.link.until(first_of_it, LISTEN_WAIT_S)
+    try:
+        first = await probe.link.until(first_of_it, LISTEN_WAIT_S)
+    except (anyio.EndOfStream, anyio.ClosedResourceError) as closed:
+        raise NoAnswer("subscriptions/listen: the connection closed before the acknowledgment") from closed
     if first is None or "method" in first:  # the subscription is open: end it
         await probe.link.abandon(ident, "toolproof conformance: acknowledgment checked")
     return acknowledgement(first, offered, ident)
