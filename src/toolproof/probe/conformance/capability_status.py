@@ -69,7 +69,12 @@ async def missing_capability_status(spec: ConnectSpec) -> list[RequirementResult
     channel = HttpChannel(spec)
     started = time.perf_counter()
     async with channel.client(auth=channel.auth_flow()) as client:
-        made = await _refusals(client, spec.url)
+        try:
+            made = await _refusals(client, spec.url)
+        except (httpx2.HTTPError, ValueError) as error:  # a broken answer fails this check, not the probe
+            return timed(
+                cited([failed(CHECK, SECTION, f"the HTTP exchange failed: {error}")], *OFFICIAL), started
+            )
     return timed(status_verdict(made), started)
 
 
