@@ -6,7 +6,6 @@ that asks for input when every capability is declared, called again declaring no
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import httpx2
 import mcp_types as types
@@ -26,10 +25,6 @@ OFFICIAL = (f"{STATELESS}missing-capability-http-400",)
 MAX_TRIES = 5  # tools asked with every capability declared before giving up on finding one that asks
 
 
-def _declaring(capabilities: dict[str, Any]) -> dict[str, Any]:
-    return envelope(MODERN_ERA, capabilities)
-
-
 async def _asking_tool(client: httpx2.AsyncClient, url: str) -> str | None:
     """A tool that says it is read-only, needs no argument, and asks for input when every capability is
     declared."""
@@ -44,7 +39,7 @@ async def _asking_tool(client: httpx2.AsyncClient, url: str) -> str | None:
     ]
     for name in safe[:MAX_TRIES]:
         call = {"name": name, "arguments": {}}
-        made = await exchange(client, url, "tools/call", call, meta=_declaring(EVERY_CAPABILITY))
+        made = await exchange(client, url, "tools/call", call, meta=envelope(MODERN_ERA, EVERY_CAPABILITY))
         if (made.message.get("result") or {}).get("resultType") == INPUT_REQUIRED:
             return name
     return None
