@@ -9,7 +9,8 @@ resources/list, resources/templates/list, resources/read and prompts/list (none)
 -32601 (HTTP 404) for anything else. Its two tools that ask for input (read-only, no argument) carry the names
 of the official suite's fixtures, so both suites exercise them: each asks, through an input_required result
 with a signed requestState, for what the client declared (elicitation or sampling), and answers -32021 to a
-client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
+client that declared neither; a third, `test_missing_capability`, answers -32021 (HTTP 400) to a client that
+did not declare sampling. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
 -32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
 skill, `skills/list`, its SKILL.md read with resources/read).
 """
@@ -38,6 +39,7 @@ BREAKS = {
     "undeclared-capability": "asks for elicitation from a client that did not declare it",
     "undeclared-tasks": "serves tasks without declaring the tasks extension",
     "wrong-digest": "lists a skill file whose digest does not match its content",
+    "capability-status": "answers -32021 (missing client capability) with HTTP 200, not 400",
 }
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
@@ -66,7 +68,11 @@ TOOLS = [
             "inputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": True},
         }
-        for name in ("test_input_required_result_tampered_state", "test_input_required_result_capabilities")
+        for name in (
+            "test_input_required_result_tampered_state",
+            "test_input_required_result_capabilities",
+            "test_missing_capability",  # needs sampling
+        )
     ),
     {
         "name": "echo",
@@ -110,6 +116,8 @@ class Server:
         if handler is None:
             return 404, error(ident, -32601, "Method not found")
         status, answer = handler(params, meta[CAPABILITIES_KEY])
+        if self.mode == "capability-status" and (answer.get("error") or {}).get("code") == -32021:
+            status = 200
         return status, {"jsonrpc": "2.0", "id": ident, **answer}
 
     def do_server_discover(
@@ -178,7 +186,10 @@ class Server:
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
         if name == "echo":
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
-        if str(name).startswith("test_input_required_result_"):
+        if name == "test_missing_capability" and "sampling" not in declared:
+            data = {"requiredCapabilities": {"sampling": {}}}
+            return 400, {"error": {"code": -32021, "message": "sampling is required", "data": data}}
+        if str(name).startswith("test_input_required_result_") or name == "test_missing_capability":
             return self.confirm(params, declared)
         return 400, {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
 

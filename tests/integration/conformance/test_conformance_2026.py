@@ -42,6 +42,7 @@ BROKEN = {
     "undeclared-capability": "input requested only for declared capabilities",
     "undeclared-tasks": "tasks served only with the extension declared",
     "wrong-digest": "skill files match their digests and sizes",
+    "capability-status": "a missing client capability (-32021) is HTTP 400",
 }
 # The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
 SCENARIOS = {
@@ -53,6 +54,7 @@ SCENARIOS = {
     "tampered-state": "input-required-result-tampered-state",
     "undeclared-capability": "input-required-result-capability-check",
     "undeclared-tasks": "tasks-capability-negotiation",
+    "capability-status": "server-stateless",
 }
 UNTESTABLE = "Not testable"  # the official suite's word for a check its fixture tool was missing for
 

@@ -11,6 +11,7 @@ from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
+from toolproof.probe.conformance.capability_status import missing_capability_status
 from toolproof.probe.conformance.checks import SPEC, ProbedServer, RequirementResult
 from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
@@ -57,6 +58,8 @@ async def probe_server(
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
             verdicts += await (modern_http_checks if modern else http_checks)(spec)
+            if modern:
+                verdicts += await missing_capability_status(spec)
         return probed
     except Exception as raised:
         error = leaf(raised)

@@ -17,6 +17,7 @@ from toolproof.probe.conformance.checks import (
 )
 from toolproof.probe.conformance.extensions import skills, tasks
 from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.listen import listen_stdio
 from toolproof.probe.conformance.mrtr import input_required
 from toolproof.probe.conformance.stateless import (
     cache_hints,
@@ -46,6 +47,7 @@ CHECKS_2026: tuple[RequirementCheck, ...] = (
     cache_hints,
     resource_not_found,
     deterministic_order,
+    listen_stdio,
     schemas,
     tool_calls.call_tools,
     structured_output,

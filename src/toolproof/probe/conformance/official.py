@@ -109,6 +109,9 @@ OFFICIAL: dict[str, tuple[Scenario, ...]] = {
             ("server-accepts-multiple-post-streams", "server-sse-streams-functional"),
         ),
     ),
+    # what the tools the probe called sent while in flight (the official fixtures send three of each)
+    "a tool's log messages arrive during its call": (same("tools-call-with-logging"),),
+    "a tool's progress arrives during its call": (same("tools-call-with-progress"),),
     "foreign Host/Origin rejected (DNS rebinding)": (
         Scenario(
             "dns-rebinding-protection", ("localhost-host-rebinding-rejected", "localhost-host-valid-accepted")

@@ -9,7 +9,7 @@ so per request."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -167,6 +167,11 @@ class Link:
 
     async def settle(self, seconds: float) -> None:
         """Take in whatever arrives for `seconds`."""
+        await self.until(lambda _: False, seconds)
+
+    async def until(self, wanted: Callable[[Message], bool], seconds: float) -> Message | None:
+        """Take in what arrives (kept in `seen`; a server's request answered) until a message `wanted` comes,
+        for at most `seconds`: that message, or None."""
         with anyio.move_on_after(seconds):
             while True:
                 arrived = await self.read.receive()
@@ -176,6 +181,9 @@ class Link:
                     self.seen.append(seen)
                     if "id" in seen and "method" in seen:
                         await self._answer(seen)
+                    if wanted(seen):
+                        return seen
+        return None
 
 
 @asynccontextmanager
