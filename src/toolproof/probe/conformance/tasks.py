@@ -1,0 +1,569 @@
+"""The tasks extension (SEP-2663) on the server's own tools: a tool the probe may call is called declaring the
+extension, and each task it answers with is followed with `tasks/get` to its end (its input requests
+answered with `tasks/update` as a client would), cancelled, and asked for with a wrong `Mcp-Name`. The
+gates (declared, -32021 without the client's extension, -32602 for an unknown task, -32601 for the removed
+methods) need no task."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.shared.inbound import MCP_NAME_HEADER
+from pydantic import ValidationError
+
+from toolproof.mcp.http import HttpChannel
+from toolproof.mcp.tasks import INPUT_REQUESTS, STATUSES, TASKS_EXTENSION, TERMINAL, is_task
+from toolproof.probe.conformance.checks import (
+    ProbedServer,
+    RequirementResult,
+    error_code,
+    failed,
+    passed,
+    safe_arguments,
+    said,
+    skipped,
+)
+from toolproof.probe.conformance.extensions import declared, with_extension
+from toolproof.probe.conformance.mrtr import ANSWERS, EVERY_CAPABILITY, INPUT_REQUIRED
+from toolproof.probe.conformance.stateless import cited
+from toolproof.probe.conformance.wire import Message, routing_headers
+
+SECTION = "seps/2663-tasks-extension"
+NO_SUCH_TASK = "toolproof-no-such-task"
+TASK_METHODS: dict[str, dict[str, Any]] = {
+    "tasks/get": {"taskId": NO_SUCH_TASK},
+    "tasks/update": {"taskId": NO_SUCH_TASK, "inputResponses": {}},
+    "tasks/cancel": {"taskId": NO_SUCH_TASK},
+}
+REMOVED = ("tasks/result", "tasks/list")
+MAX_TOOLS = 5
+FOLLOW_S = 15.0  # a task not ended by then is cancelled, and its end not judged
+MIN_POLL_S, MAX_POLL_S = 0.05, 1.0
+ISO_8601 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?")
+ENVELOPE = ("taskId", "status", "result", "error", "inputRequests")  # not in an ack
+CREATED_NOT = ("result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval")
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+LIFECYCLE = "tasks-lifecycle/"
+NEGOTIATION = "tasks-capability-negotiation/"
+DISPATCH = "tasks-dispatch-and-envelope/"
+WIRE = "tasks-wire-fields/"
+STATE = "tasks-request-state-removal/"
+INPUT = "tasks-mrtr-input/"
+HEADERS = "tasks-request-headers/"
+
+
+@dataclass
+class Followed:
+    """One task: the tool that made it, its CreateTaskResult, every tasks/get answer in order, what its
+    input requests showed, and whether it was made after an input_required round (SEP-2322)."""
+
+    tool: str
+    arguments: dict[str, Any]
+    created: dict[str, Any]
+    polls: list[Message] = field(default_factory=list)
+    input_problems: list[str] = field(default_factory=list)
+    inputs: int = 0
+    partial: bool = False
+    composed: bool = False
+
+    @property
+    def task_id(self) -> str:
+        return str(self.created.get("taskId"))
+
+    @property
+    def last(self) -> dict[str, Any]:
+        results = [p["result"] for p in self.polls if isinstance(p.get("result"), dict)]
+        return results[-1] if results else {}
+
+
+def _capabilities() -> dict[str, Any]:
+    return {types.CLIENT_CAPABILITIES_META_KEY: {**EVERY_CAPABILITY, "extensions": {TASKS_EXTENSION: {}}}}
+
+
+async def _task_request(probe: ProbedServer, method: str, task_id: str, **more: Any) -> Message:
+    """A tasks/* request for `task_id` from a client that declared the extension, with `Mcp-Name` set to it
+    as the extension asks over HTTP."""
+    params = {"taskId": task_id, **more, "_meta": _capabilities()}
+    headers = {**routing_headers(probe.link.era, method, params), MCP_NAME_HEADER: task_id}
+    return await probe.link.request(method, params, headers=headers)
+
+
+async def tasks(probe: ProbedServer) -> list[RequirementResult]:
+    """The gates, then every check on the tasks the server's own tools make."""
+    verdicts = await _declared_verdicts(probe)
+    if not declared(probe, TASKS_EXTENSION):
+        return verdicts + _skipped((*GATES, *TASK_CHECKS, NOTIFIED), f"{TASKS_EXTENSION} is not declared")
+    verdicts += await _unknown_and_removed(probe)
+    followed = await _make_tasks(probe)
+    if not followed:
+        reason = "no tool the probe may call answered with a task (name one in --inputs to check tasks)"
+        return verdicts + _skipped(TASK_CHECKS, reason) + [_notifications(probe)]
+    return [
+        *verdicts,
+        *_judged(probe, followed),
+        *await _cancel(probe, followed),
+        *await _routing(probe, followed),
+        _notifications(probe),
+    ]
+
+
+def _skipped(checks: tuple[tuple[str, tuple[str, ...]], ...], reason: str) -> list[RequirementResult]:
+    return [cited([skipped(name, SECTION, reason)], *official)[0] for name, official in checks]
+
+
+def _notifications(probe: ProbedServer) -> RequirementResult:
+    """The notifications/tasks the server sent name a task and a known status."""
+    check, official = NOTIFIED
+    sent = [m.get("params") for m in probe.link.seen if m.get("method") == "notifications/tasks"]
+    problems = [
+        f"notifications/tasks {params!r:.80}"
+        for params in sent
+        if not isinstance(params, dict)
+        or not isinstance(params.get("taskId"), str)
+        or params.get("status") not in STATUSES
+    ]
+    if problems:
+        return cited([failed(check, SECTION, "; ".join(problems[:3]))], *official)[0]
+    if not sent:
+        return cited([skipped(check, SECTION, "the server sent none")], *official)[0]
+    return cited([passed(check, SECTION, f"{len(sent)} received")], *official)[0]
+
+
+async def _declared_verdicts(probe: ProbedServer) -> list[RequirementResult]:
+    """Tasks are served only when the extension is declared (not in the old `capabilities.tasks` slot),
+    and refused with -32021 to a client that did not declare it."""
+    check = "tasks served only with the extension declared"
+    is_declared = declared(probe, TASKS_EXTENSION)
+    params = {**TASK_METHODS["tasks/get"], "_meta": with_extension(TASKS_EXTENSION)}
+    answer = await probe.link.request("tasks/get", params)
+    served = error_code(answer) != types.METHOD_NOT_FOUND
+    if "tasks" in probe.capabilities:
+        verdict = failed(check, SECTION, "capabilities.tasks is declared: tasks live under extensions")
+    elif served and not is_declared:
+        verdict = failed(
+            check, SECTION, f"tasks/get got {said(answer)}, yet {TASKS_EXTENSION} is not declared"
+        )
+    elif is_declared and not served:
+        verdict = failed(check, SECTION, f"{TASKS_EXTENSION} is declared, yet tasks/get got {said(answer)}")
+    elif not is_declared:
+        verdict = skipped(check, SECTION, "the server neither declares nor serves tasks")
+    else:
+        verdict = passed(check, SECTION)
+    verdicts = cited([verdict], f"{NEGOTIATION}tasks-extension-advertised")
+    check = "tasks methods need the client's extension (-32021)"
+    gated = f"{NEGOTIATION}sep-2663-tasks-methods-non-declaring"
+    if not is_declared:
+        return verdicts + cited([skipped(check, SECTION, f"{TASKS_EXTENSION} is not declared")], gated)
+    problems = []
+    for method, asked in TASK_METHODS.items():
+        answer = await probe.link.request(method, asked)
+        if error_code(answer) != types.MISSING_REQUIRED_CLIENT_CAPABILITY:
+            problems.append(f"{method}: {said(answer)}")
+    verdict = failed(check, SECTION, "; ".join(problems)) if problems else passed(check, SECTION)
+    return verdicts + cited([verdict], gated)
+
+
+async def _unknown_and_removed(probe: ProbedServer) -> list[RequirementResult]:
+    check = "an unknown task is -32602"
+    answer = await _task_request(probe, "tasks/get", NO_SUCH_TASK)
+    verdict = (
+        passed(check, SECTION)
+        if error_code(answer) == types.INVALID_PARAMS
+        else failed(check, SECTION, f"tasks/get for a task that does not exist got {said(answer)}")
+    )
+    verdicts = cited([verdict], f"{DISPATCH}sep-2663-tasks-get-invalid-task-id-32602")
+    check = "removed tasks methods are -32601"
+    problems = []
+    for method in REMOVED:
+        params = {"taskId": NO_SUCH_TASK} if method == "tasks/result" else {}
+        answer = await probe.link.request(method, {**params, "_meta": _capabilities()})
+        if error_code(answer) != types.METHOD_NOT_FOUND:
+            problems.append(f"{method} got {said(answer)}")
+    verdict = failed(check, SECTION, "; ".join(problems)) if problems else passed(check, SECTION)
+    removed = (
+        f"{DISPATCH}sep-2663-tasks-result-removed-method-not-found",
+        f"{DISPATCH}tasks-removed-tasks-list",
+    )
+    return verdicts + cited([verdict], *removed)
+
+
+async def _make_tasks(probe: ProbedServer) -> list[Followed]:
+    """Call each tool the probe may call (at most MAX_TOOLS) declaring the extension; follow each task."""
+    followed = []
+    tried = 0
+    for tool in probe.listed.get("tools") or []:
+        arguments = safe_arguments(probe, tool)
+        if arguments is None or tried >= MAX_TOOLS:
+            continue
+        tried += 1
+        name = str(tool.get("name"))
+        call = {"name": name, "arguments": arguments, "_meta": _capabilities()}
+        answer = await probe.link.request("tools/call", call)
+        result = answer.get("result")
+        composed = False
+        if isinstance(result, dict) and result.get("resultType") == INPUT_REQUIRED:  # input before a task
+            responses = _answers(result.get("inputRequests"))
+            retry = {**call, "inputResponses": responses}
+            if isinstance(result.get("requestState"), str):
+                retry["requestState"] = result["requestState"]
+            result = (await probe.link.request("tools/call", retry)).get("result")
+            composed = True
+        if isinstance(result, dict) and is_task(result):
+            task = Followed(name, arguments, result, composed=composed)
+            await _follow(probe, task)
+            followed.append(task)
+    return followed
+
+
+def _answers(requests: Any) -> dict[str, Any]:
+    """The answer a client that accepts everything gives each input request."""
+    if not isinstance(requests, dict):
+        return {}
+    return {
+        key: ANSWERS.get(str(request.get("method")), {})
+        for key, request in requests.items()
+        if isinstance(request, dict)
+    }
+
+
+async def _follow(probe: ProbedServer, task: Followed) -> None:
+    """tasks/get until the task ends (and once more after), answering its input requests one key at a time
+    with tasks/update; a task still running after FOLLOW_S is cancelled."""
+    if not isinstance(task.created.get("taskId"), str):
+        return
+    interval = task.created.get("pollIntervalMs")
+    pause = min(max((interval if isinstance(interval, int) else 200) / 1000, MIN_POLL_S), MAX_POLL_S)
+    deadline = time.monotonic() + FOLLOW_S
+    while time.monotonic() < deadline:
+        answer = await _task_request(probe, "tasks/get", task.task_id)
+        task.polls.append(answer)
+        result = answer.get("result")
+        if not isinstance(result, dict) or result.get("status") in TERMINAL:
+            break
+        if result.get("status") == INPUT_REQUIRED:
+            await _answer_one(probe, task, result)
+        await anyio.sleep(pause)
+    else:
+        await _task_request(probe, "tasks/cancel", task.task_id)
+        return
+    if task.polls and isinstance(task.polls[-1].get("result"), dict):
+        task.polls.append(await _task_request(probe, "tasks/get", task.task_id))  # still there after its end
+
+
+async def _answer_one(probe: ProbedServer, task: Followed, result: dict[str, Any]) -> None:
+    """Answer the first pending input request; with more pending, the next tasks/get must still ask for the
+    others (and no longer for this one)."""
+    requests = result.get("inputRequests")
+    try:
+        INPUT_REQUESTS.validate_python(requests)
+    except ValidationError as invalid:
+        task.input_problems.append(
+            f"{task.tool}: inputRequests are not input requests: {invalid.errors()[0]['msg']}"
+        )
+        return
+    if not requests:
+        task.input_problems.append(f"{task.tool}: input_required without inputRequests")
+        return
+    key = next(iter(requests))
+    task.inputs += 1
+    ack = await _task_request(
+        probe, "tasks/update", task.task_id, inputResponses=_answers({key: requests[key]})
+    )
+    problem = _ack_problem(ack)
+    if problem:
+        task.input_problems.append(f"{task.tool}: tasks/update {problem}")
+    if len(requests) > 1:
+        task.partial = True
+        after = (await _task_request(probe, "tasks/get", task.task_id)).get("result")
+        pending = (after or {}).get("inputRequests") or {} if isinstance(after, dict) else {}
+        if not isinstance(after, dict) or after.get("status") != INPUT_REQUIRED:
+            task.input_problems.append(
+                f"{task.tool}: one of {len(requests)} inputs answered, the task left input_required"
+            )
+        elif key in pending or not set(requests) - {key} <= set(pending):
+            task.input_problems.append(
+                f"{task.tool}: after answering {key}, inputRequests are {sorted(pending)}"
+            )
+
+
+def _ack_problem(answer: Message) -> str:
+    result = answer.get("result")
+    if not isinstance(result, dict):
+        return f"got {said(answer)}"
+    if result.get("resultType", "complete") != "complete":
+        return f"acked with resultType {result.get('resultType')!r}"
+    if extra := [key for key in ENVELOPE if key in result]:
+        return f"acked with task fields {', '.join(extra)}"
+    return ""
+
+
+def _created_problems(task: Followed) -> list[str]:
+    created, name = task.created, task.tool
+    problems = [f"{name}: CreateTaskResult carries {key}" for key in CREATED_NOT if key in created]
+    if not isinstance(created.get("taskId"), str) or not created["taskId"]:
+        problems.append(f"{name}: CreateTaskResult has no taskId")
+    if created.get("status") not in STATUSES:
+        problems.append(f"{name}: CreateTaskResult status {created.get('status')!r}")
+    for stamp in ("createdAt", "lastUpdatedAt"):
+        if not isinstance(created.get(stamp), str) or not ISO_8601.match(created[stamp]):
+            problems.append(f"{name}: {stamp} {created.get(stamp)!r} is not an ISO 8601 time")
+    ttl = created.get("ttlMs", "absent")
+    if ttl is not None and (not isinstance(ttl, int) or isinstance(ttl, bool) or ttl <= 0):
+        problems.append(f"{name}: ttlMs {ttl!r} is neither null nor a positive integer")
+    poll = created.get("pollIntervalMs")
+    if poll is not None and (not isinstance(poll, int) or isinstance(poll, bool) or poll <= 0):
+        problems.append(f"{name}: pollIntervalMs {poll!r} is not a positive integer")
+    return problems
+
+
+def _poll_problems(task: Followed) -> list[str]:
+    """What the tasks/get answers show wrong: an error, another taskId, an unknown status, a terminal status
+    left, a requestState, or a resultType other than complete."""
+    problems, ended = [], ""
+    for number, answer in enumerate(task.polls, 1):
+        result = answer.get("result")
+        where = f"{task.tool}: tasks/get #{number}"
+        if not isinstance(result, dict):
+            problems.append(f"{where} got {said(answer)}")
+            continue
+        status = result.get("status")
+        if result.get("taskId") != task.task_id:
+            problems.append(f"{where} is for task {result.get('taskId')!r}")
+        if status not in STATUSES:
+            problems.append(f"{where} has status {status!r}")
+        if ended and status != ended:
+            problems.append(f"{where} is {status!r} after {ended!r}")
+        ended = ended or (str(status) if status in TERMINAL else "")
+        if "requestState" in result:
+            problems.append(f"{where} carries requestState")
+        if result.get("resultType", "complete") != "complete":
+            problems.append(f"{where} has resultType {result.get('resultType')!r}")
+    return problems
+
+
+def _end_problems(task: Followed) -> list[str]:
+    """A completed task carries its result (content, no related-task _meta); a failed one a JSON-RPC error."""
+    last, name = task.last, task.tool
+    status = last.get("status")
+    if status == "completed":
+        result = last.get("result")
+        if (
+            not isinstance(result, dict)
+            or not isinstance(result.get("content"), list)
+            or not result["content"]
+        ):
+            return [f"{name}: completed without a result with content"]
+        if RELATED_TASK in (result.get("_meta") or {}):
+            return [f"{name}: its result carries the removed {RELATED_TASK} _meta"]
+    if status == "failed":
+        error = last.get("error")
+        if (
+            not isinstance(error, dict)
+            or not isinstance(error.get("code"), int)
+            or not isinstance(error.get("message"), str)
+        ):
+            return [f"{name}: failed without an error with code and message"]
+        if "result" in last:
+            return [f"{name}: failed with a result"]
+    return []
+
+
+def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
+    names = ", ".join(sorted({task.tool for task in followed}))
+    made = [task for task in followed if task.polls]
+
+    def verdict(check: str, problems: list[str], note: str = names) -> RequirementResult:
+        return failed(check, SECTION, "; ".join(problems[:3])) if problems else passed(check, SECTION, note)
+
+    created = [p for task in followed for p in _created_problems(task)]
+    polls = [p for task in made for p in _poll_problems(task)]
+    ends = [p for task in made for p in _end_problems(task)]
+    ended = sorted({f"{t.tool}: {t.last.get('status')}" for t in made if t.last.get("status") in TERMINAL})
+    verdicts = [
+        *cited([verdict(CREATED[0], created)], *CREATED[1]),
+        *cited([verdict(POLLED[0], polls)], *POLLED[1]),
+        *cited(
+            [
+                verdict(ENDED[0], ends, ", ".join(ended))
+                if ended
+                else skipped(ENDED[0], SECTION, "no task ended in time")
+            ],
+            *ENDED[1],
+        ),
+        _undeclared(probe, followed),
+    ]
+    asked = [task for task in made if task.inputs]
+    if asked:
+        problems = [p for task in asked for p in task.input_problems]
+        ends = [
+            f"{t.tool} ended {t.last.get('status')!r}" for t in asked if t.last.get("status") != "completed"
+        ]
+        partial = " (one at a time)" if any(task.partial for task in asked) else ""
+        input_verdict = verdict(INPUTS[0], problems + ends, f"{names}{partial}")
+    else:
+        input_verdict = skipped(INPUTS[0], SECTION, f"no task asked for input ({names})")
+    verdicts += cited([input_verdict], *INPUTS[1])
+    composed = [task for task in followed if task.composed]
+    if composed:
+        problems = [
+            f"{t.tool}: its task carries {key}"
+            for t in composed
+            for key in ("requestState", "inputRequests")
+            if key in t.created
+        ]
+        composed_verdict = verdict(COMPOSED[0], problems, ", ".join(t.tool for t in composed))
+    else:
+        composed_verdict = skipped(COMPOSED[0], SECTION, "no tool asked for input before making a task")
+    return verdicts + cited([composed_verdict], *COMPOSED[1])
+
+
+def _undeclared(probe: ProbedServer, followed: list[Followed]) -> RequirementResult:
+    """A tool that made a task, called (by the probe's tools/call step) without the extension: a result that
+    is no task, or -32021 naming the extension."""
+    problems, seen = [], []
+    for name in sorted({task.tool for task in followed}):
+        answer = probe.called.get(name)
+        if answer is None:
+            continue
+        seen.append(name)
+        result, error = answer.get("result"), answer.get("error")
+        if isinstance(result, dict) and is_task(result):
+            problems.append(f"{name} made a task for a client without the extension")
+        elif isinstance(error, dict) and error.get("code") != types.MISSING_REQUIRED_CLIENT_CAPABILITY:
+            problems.append(f"{name} without the extension got {said(answer)}, not a result or -32021")
+        elif isinstance(error, dict):
+            data = error.get("data")
+            required = data.get("requiredCapabilities") if isinstance(data, dict) else None
+            extensions = required.get("extensions") if isinstance(required, dict) else None
+            if not isinstance(extensions, dict) or TASKS_EXTENSION not in extensions:
+                problems.append(
+                    f"{name}: -32021 without requiredCapabilities.extensions naming {TASKS_EXTENSION}"
+                )
+    check, official = UNDECLARED
+    if problems:
+        return cited([failed(check, SECTION, "; ".join(problems[:3]))], *official)[0]
+    if not seen:
+        return cited(
+            [skipped(check, SECTION, "the tools that made tasks were not called without it")], *official
+        )[0]
+    return cited([passed(check, SECTION, ", ".join(seen))], *official)[0]
+
+
+async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
+    """tasks/cancel acks with an empty result: for a new task of the same tool, and again for a task that
+    has ended (idempotent)."""
+    check, official = CANCELLED
+    task = followed[0]
+    problems = []
+    call = {"name": task.tool, "arguments": task.arguments, "_meta": _capabilities()}
+    fresh = (await probe.link.request("tools/call", call)).get("result")
+    if isinstance(fresh, dict) and is_task(fresh) and isinstance(fresh.get("taskId"), str):
+        problem = _ack_problem(await _task_request(probe, "tasks/cancel", fresh["taskId"]))
+        problems += [f"cancelling a new {task.tool} task: {problem}"] if problem else []
+    ended = next((t for t in followed if t.last.get("status") in TERMINAL), None)
+    if ended is not None and (
+        problem := _ack_problem(await _task_request(probe, "tasks/cancel", ended.task_id))
+    ):
+        problems.append(f"cancelling an ended {ended.tool} task: {problem}")
+    if problems:
+        return cited([failed(check, SECTION, "; ".join(problems))], *official)
+    return cited([passed(check, SECTION, task.tool)], *official)
+
+
+async def _routing(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
+    """Over HTTP, tasks/get is routed by Mcp-Name: the task's id is accepted, another refused with -32020."""
+    check, official = ROUTED
+    if not isinstance(probe.link.channel, HttpChannel):
+        return cited([skipped(check, SECTION, "headers are sent over HTTP only")], *official)
+    task = followed[0]
+    params = {"taskId": task.task_id, "_meta": _capabilities()}
+    wrong = {**routing_headers(probe.link.era, "tasks/get", params), MCP_NAME_HEADER: NO_SUCH_TASK}
+    answer = await probe.link.request("tasks/get", params, headers=wrong)
+    if error_code(answer) != types.HEADER_MISMATCH:
+        message = (
+            f"tasks/get with Mcp-Name {NO_SUCH_TASK} for task {task.task_id} got {said(answer)}, not -32020"
+        )
+        return cited([failed(check, SECTION, message)], *official)
+    if not isinstance((await _task_request(probe, "tasks/get", task.task_id)).get("result"), dict):
+        return cited(
+            [failed(check, SECTION, "tasks/get with the matching Mcp-Name got no result")], *official
+        )
+    return cited([passed(check, SECTION)], *official)
+
+
+CREATED = (
+    "a task-augmented call returns a flat CreateTaskResult",
+    (
+        f"{LIFECYCLE}sep-2663-result-type-task-on-create",
+        f"{NEGOTIATION}tasks-per-request-meta-opt-in",
+        f"{DISPATCH}tasks-server-directed-creation-no-hint",
+        f"{WIRE}tasks-wire-field-renames",
+        f"{STATE}tasks-create-result-no-request-state",
+    ),
+)
+POLLED = (
+    "tasks/get reports the task until it ends",
+    (
+        f"{LIFECYCLE}sep-2663-tasks-get-status-working",
+        f"{DISPATCH}sep-2663-durable-create-strong-consistency",
+        f"{WIRE}tasks-no-early-ttl-expiry",
+        f"{STATE}tasks-get-detailed-no-request-state",
+        f"{DISPATCH}tasks-result-type-complete-on-non-task-responses",
+    ),
+)
+ENDED = (
+    "an ended task carries its result or its error",
+    (
+        f"{LIFECYCLE}sep-2663-tasks-get-status-completed",
+        f"{LIFECYCLE}sep-2663-tool-error-uses-completed-status",
+        f"{LIFECYCLE}sep-2663-tasks-get-status-failed",
+        f"{WIRE}tasks-no-related-task-meta-on-inlined-result",
+    ),
+)
+UNDECLARED = (
+    "a task is made only for a client with the extension",
+    (
+        f"{NEGOTIATION}sep-2663-server-rejects-undeclared-client",
+        "tasks-required-task-error/sep-2663-server-returns-missing-capability-when-required",
+    ),
+)
+INPUTS = (
+    "input requests are answered with tasks/update",
+    (
+        f"{INPUT}sep-2663-tasks-get-status-input-required",
+        f"{INPUT}tasks-mrtr-tasks-update-resumes",
+        f"{INPUT}tasks-mrtr-partial-fulfillment",
+    ),
+)
+COMPOSED = (
+    "input gathered before a task is not carried into it",
+    ("tasks-mrtr-composition/sep-2663-mrtr-synchronous-before-task-creation",),
+)
+CANCELLED = (
+    "tasks/cancel acks with an empty result",
+    (f"{LIFECYCLE}sep-2663-cancel-ack-empty-result", f"{LIFECYCLE}tasks-cancel-terminal-idempotent-ack"),
+)
+ROUTED = (
+    "tasks/get is routed by Mcp-Name",
+    (
+        f"{HEADERS}sep-2663-routing-headers-accepted-on-tasks-get",
+        f"{HEADERS}sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
+    ),
+)
+GATES = (
+    ("an unknown task is -32602", (f"{DISPATCH}sep-2663-tasks-get-invalid-task-id-32602",)),
+    (
+        "removed tasks methods are -32601",
+        (f"{DISPATCH}sep-2663-tasks-result-removed-method-not-found", f"{DISPATCH}tasks-removed-tasks-list"),
+    ),
+)
+NOTIFIED = (
+    "task status notifications are well-formed",
+    ("tasks-status-notifications/tasks-status-notifications",),
+)
+TASK_CHECKS = (CREATED, POLLED, ENDED, UNDECLARED, INPUTS, COMPOSED, CANCELLED, ROUTED)
