@@ -26,7 +26,6 @@ from toolproof.probe.conformance.checks import (
     skipped,
 )
 from toolproof.probe.conformance.extensions import declared, with_extension
-from toolproof.probe.conformance.stateless import cited
 from toolproof.probe.conformance.wire import Message
 
 SKILLS = "io.modelcontextprotocol/skills"
@@ -45,9 +44,16 @@ MAX_FILES = 50
 MAX_ENTRIES = 512
 MAX_BYTES = 16 * 1024 * 1024
 UNKNOWN_SKILL = "skill://toolproof-no-such-skill/SKILL.md"
-ENUMERATION = "sep-2640-skills-enumeration/sep-2640-"
-MANIFEST = "sep-2640-skills-manifest/sep-2640-"
-DIRECTORY_READ = "sep-2640-skills-directory/sep-2640-"
+CAPABILITY = "the skills capability is an inline settings object beside resources"
+PAGED = "skills/list pages"
+ENTRIES = "skill entries are well-formed"
+GOT = "skills/get answers with the listed entry"
+GET_HINTS = "skills/get carries cache hints"
+MANIFESTS = "each SKILL.md has its entry's frontmatter"
+LISTED = "SKILL.md is listed as markdown with its skill's name and description"
+FILES = "skill files match their digests and sizes"  # the official suite checks only their form
+DIRECTORY_CHECK = "skill directories are read with resources/directory/read"
+CHECKS = (CAPABILITY, PAGED, ENTRIES, GOT, GET_HINTS, MANIFESTS, LISTED, FILES, DIRECTORY_CHECK)
 
 
 @dataclass
@@ -122,12 +128,10 @@ async def skills(probe: ProbedServer) -> list[RequirementResult]:
         verdict = skipped(check, SECTION, "the server neither declares nor serves skills")
     else:
         verdict = passed(check, SECTION)
-    verdicts = cited(
-        [verdict], f"{ENUMERATION}capability-commits-to-methods", f"{ENUMERATION}skills-list-implemented"
-    )
+    verdicts = [verdict]
     if not is_declared or not listing.first:
         reason = f"{SKILLS} is not declared" if not is_declared else "skills/list is not served"
-        return verdicts + [cited([skipped(name, SECTION, reason)], *ids)[0] for name, ids in CHECKS]
+        return verdicts + [skipped(name, SECTION, reason) for name in CHECKS]
     entries = listing.entries[:MAX_SKILLS]
     return [
         *verdicts,
@@ -143,7 +147,7 @@ async def skills(probe: ProbedServer) -> list[RequirementResult]:
 
 def _capability(probe: ProbedServer) -> RequirementResult:
     """The extension's settings are an object placed inline (no envelope), beside the resources capability."""
-    check, official = CAPABILITY
+    check = CAPABILITY
     settings = (probe.capabilities.get("extensions") or {}).get(SKILLS)
     problems = []
     if not isinstance(settings, dict):
@@ -152,26 +156,26 @@ def _capability(probe: ProbedServer) -> RequirementResult:
         problems.append(f"its settings are wrapped in an envelope ({', '.join(envelope)})")
     if not isinstance(probe.capabilities.get("resources"), dict):
         problems.append("the resources capability is not declared (skill files are read with resources/read)")
-    return cited([_result(check, problems, [])], *official)[0]
+    return _result(check, problems, [])
 
 
 def _paged(listing: Listing) -> RequirementResult:
     """skills/list pages end, keep each entry on one page, and carry cache hints."""
-    check, official = PAGED
+    check = PAGED
     problems = list(listing.problems)
     split = [f"{uri} is on pages {pages}" for uri, pages in listing.pages.items() if len(set(pages)) > 1]
     problems += split
     missing = [key for key in ("ttlMs", "cacheScope") if key not in listing.first]
     if missing:
         problems.append(f"skills/list carries no {' or '.join(missing)}")
-    return cited([_result(check, problems, [], f"{len(listing.entries)} skills")], *official)[0]
+    return _result(check, problems, [], f"{len(listing.entries)} skills")
 
 
 def _entries(entries: list[dict[str, Any]]) -> RequirementResult:
     """Each entry: uri, frontmatter with name and description, the name its URI ends with (by the naming
     rules), and resources: "dynamic" or every file once (SKILL.md included) within the skill, each with a
     digest and a size; what SHOULD hold (scheme, authority, unique names, limits, reserved keys) warns."""
-    check, official = ENTRIES
+    check = ENTRIES
     problems: list[str] = []
     warnings: list[str] = []
     names: dict[str, list[str]] = {}
@@ -208,7 +212,7 @@ def _entries(entries: list[dict[str, Any]]) -> RequirementResult:
         problems += more
         warnings += cautions
     warnings += [f"{len(uris)} skills are named {name!r}" for name, uris in names.items() if len(uris) > 1]
-    return cited([_result(check, problems, warnings, f"{len(entries)} skills")], *official)[0]
+    return _result(check, problems, warnings, f"{len(entries)} skills")
 
 
 def _frontmatter_problems(label: str, frontmatter: Any) -> list[str]:
@@ -254,14 +258,14 @@ def _resources_problems(uri: str, resources: Any) -> tuple[list[str], list[str]]
 
 async def _get(probe: ProbedServer, listing: Listing) -> list[RequirementResult]:
     """skills/get answers a listed skill with its entry (no cursor, cache hints) and an unknown one -32602."""
-    check, official = GOT
-    hints_check, hints = GET_HINTS
+    check = GOT
+    hints_check = GET_HINTS
     uri = next((e["uri"] for e in listing.entries if isinstance(e.get("uri"), str)), None)
     if uri is None:
         reason = "skills/list lists no skill"
         return [
-            cited([skipped(check, SECTION, reason)], *official)[0],
-            cited([skipped(hints_check, SECTION, reason)], *hints)[0],
+            skipped(check, SECTION, reason),
+            skipped(hints_check, SECTION, reason),
         ]
     answer = await probe.link.request("skills/get", {"uri": uri, "_meta": with_extension(SKILLS)})
     result = answer.get("result")
@@ -287,8 +291,8 @@ async def _get(probe: ProbedServer, listing: Listing) -> list[RequirementResult]
     if error_code(unknown) != types.INVALID_PARAMS:
         problems.append(f"skills/get {UNKNOWN_SKILL} got {said(unknown)}, not -32602")
     return [
-        cited([_result(check, problems, [], uri)], *official)[0],
-        cited([_result(hints_check, hint_problems, [])], *hints)[0],
+        _result(check, problems, [], uri),
+        _result(hints_check, hint_problems, []),
     ]
 
 
@@ -311,8 +315,8 @@ async def _read(probe: ProbedServer, uri: str) -> tuple[bytes | None, dict[str, 
 async def _manifests(probe: ProbedServer, entries: list[dict[str, Any]]) -> list[RequirementResult]:
     """Each listed SKILL.md is readable, begins with frontmatter naming the skill and describing it, the
     same as its entry's; as a listed resource it SHOULD be text/markdown with that name and description."""
-    check, official = MANIFESTS
-    listed_check, listed_official = LISTED
+    check = MANIFESTS
+    listed_check = LISTED
     resources = {str(r.get("uri")): r for r in probe.listed.get("resources") or []}
     problems: list[str] = []
     warnings: list[str] = []
@@ -339,12 +343,12 @@ async def _manifests(probe: ProbedServer, entries: list[dict[str, Any]]) -> list
         if _name(uri) is not None and written.get("name") != _name(uri):
             problems.append(f"{uri} ends in {_name(uri)!r}, its frontmatter names {written.get('name')!r}")
         warnings += _listed_warnings(uri, written, resources.get(uri), content)
-    verdict = cited([_result(check, problems, [], ", ".join(read))], *official)[0]
+    verdict = _result(check, problems, [], ", ".join(read))
     if not read:
-        verdict = cited([skipped(check, SECTION, "no listed skill has a SKILL.md URI")], *official)[0]
-    listed = cited([_result(listed_check, [], warnings, ", ".join(read))], *listed_official)[0]
+        verdict = skipped(check, SECTION, "no listed skill has a SKILL.md URI")
+    listed = _result(listed_check, [], warnings, ", ".join(read))
     if not read:
-        listed = cited([skipped(listed_check, SECTION, "no SKILL.md was read")], *listed_official)[0]
+        listed = skipped(listed_check, SECTION, "no SKILL.md was read")
     return [verdict, listed]
 
 
@@ -373,7 +377,7 @@ def _listed_warnings(
 async def _files(probe: ProbedServer, entries: list[dict[str, Any]]) -> RequirementResult:
     """Every file a skill lists has the digest and size its entry gives (the official suite checks only
     their form)."""
-    check = FILES[0]
+    check = FILES
     problems: list[str] = []
     files = 0
     for entry in entries:
@@ -402,13 +406,13 @@ async def _files(probe: ProbedServer, entries: list[dict[str, Any]]) -> Requirem
 async def _directory(probe: ProbedServer, entries: list[dict[str, Any]]) -> RequirementResult:
     """With directoryRead declared: a skill's directory is read (every page) as its direct children, each
     subdirectory of a listed file as inode/directory, and a file's URI is refused with -32602."""
-    check, official = DIRECTORY_CHECK
+    check = DIRECTORY_CHECK
     settings = (probe.capabilities.get("extensions") or {}).get(SKILLS)
     if not isinstance(settings, dict) or settings.get("directoryRead") is not True:
-        return cited([skipped(check, SECTION, "directoryRead is not declared")], *official)[0]
+        return skipped(check, SECTION, "directoryRead is not declared")
     entry = next((e for e in entries if _name(str(e.get("uri"))) is not None), None)
     if entry is None:
-        return cited([skipped(check, SECTION, "no listed skill has a SKILL.md URI")], *official)[0]
+        return skipped(check, SECTION, "no listed skill has a SKILL.md URI")
     root, top = skill_root(entry), str(entry["uri"])
     children: list[dict[str, Any]] = []
     problems: list[str] = []
@@ -434,97 +438,4 @@ async def _directory(probe: ProbedServer, entries: list[dict[str, Any]]) -> Requ
     answer = await probe.link.request("resources/directory/read", {"uri": top})
     if error_code(answer) != types.INVALID_PARAMS:
         problems.append(f"resources/directory/read {top} (a file) got {said(answer)}, not -32602")
-    return cited([_result(check, problems, [], f"{root}: {len(children)} children")], *official)[0]
-
-
-CAPABILITY = (
-    "the skills capability is an inline settings object beside resources",
-    tuple(
-        f"{ENUMERATION}{name}"
-        for name in (
-            "capability-empty-object",
-            "capability-declaration-inline",
-            "capability-requires-resources",
-        )
-    ),
-)
-PAGED = (
-    "skills/list pages",
-    tuple(
-        f"{ENUMERATION}{name}"
-        for name in ("skills-list-pagination", "skills-list-entry-atomic", "skills-list-cache-attributes")
-    ),
-)
-ENTRIES = (
-    "skill entries are well-formed",
-    tuple(
-        f"{ENUMERATION}{name}"
-        for name in (
-            "entry-uri-required",
-            "entry-frontmatter-required",
-            "entry-uri-matches-frontmatter-name",
-            "skill-uri-scheme",
-            "entry-resources-required",
-            "resources-complete",
-            "resources-uri-within-skill",
-            "resources-digest-format",
-            "resources-size-required",
-            "limit-resources-per-skill",
-            "limit-total-size",
-            "metadata-reserved-prefix",
-            "name-naming-rules",
-            "authority-reg-name",
-            "names-should-be-unique",
-        )
-    ),
-)
-GOT = (
-    "skills/get answers with the listed entry",
-    tuple(
-        f"{ENUMERATION}{name}"
-        for name in (
-            "skills-get-implemented",
-            "skills-get-entry-shape",
-            "skills-get-no-cursor",
-            "skills-get-unknown-uri-invalid-params",
-        )
-    ),
-)
-GET_HINTS = ("skills/get carries cache hints", (f"{ENUMERATION}skills-get-cache-attributes",))
-MANIFESTS = (
-    "each SKILL.md has its entry's frontmatter",
-    (
-        f"{ENUMERATION}skillmd-required",
-        f"{ENUMERATION}skillmd-frontmatter",
-        f"{ENUMERATION}entry-frontmatter-identical",
-        f"{MANIFEST}final-segment-equals-name",
-    ),
-)
-LISTED = (
-    "SKILL.md is listed as markdown with its skill's name and description",
-    tuple(
-        f"{MANIFEST}{name}"
-        for name in (
-            "skillmd-mimetype",
-            "skillmd-metadata-name",
-            "skillmd-metadata-description",
-            "meta-prefix",
-        )
-    ),
-)
-DIRECTORY_CHECK = (
-    "skill directories are read with resources/directory/read",
-    tuple(
-        f"{DIRECTORY_READ}{name}"
-        for name in (
-            "capability-directory-read-flag",
-            "directory-read-method-registered",
-            "directory-read-result-resources-shape",
-            "directory-read-subdir-mimetype",
-            "directory-read-invalid-params",
-            "directory-read-pagination",
-        )
-    ),
-)
-FILES = ("skill files match their digests and sizes", ())
-CHECKS = (CAPABILITY, PAGED, ENTRIES, GOT, GET_HINTS, MANIFESTS, LISTED, FILES, DIRECTORY_CHECK)
+    return _result(check, problems, [], f"{root}: {len(children)} children")

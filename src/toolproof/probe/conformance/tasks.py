@@ -30,7 +30,6 @@ from toolproof.probe.conformance.checks import (
 )
 from toolproof.probe.conformance.extensions import declared, with_extension
 from toolproof.probe.conformance.mrtr import ANSWERS, EVERY_CAPABILITY, INPUT_REQUIRED
-from toolproof.probe.conformance.stateless import cited
 from toolproof.probe.conformance.wire import Message, routing_headers
 
 SECTION = "seps/2663-tasks-extension"
@@ -48,13 +47,17 @@ ISO_8601 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d
 ENVELOPE = ("taskId", "status", "result", "error", "inputRequests")  # not in an ack
 CREATED_NOT = ("result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval")
 RELATED_TASK = "io.modelcontextprotocol/related-task"
-LIFECYCLE = "tasks-lifecycle/"
-NEGOTIATION = "tasks-capability-negotiation/"
-DISPATCH = "tasks-dispatch-and-envelope/"
-WIRE = "tasks-wire-fields/"
-STATE = "tasks-request-state-removal/"
-INPUT = "tasks-mrtr-input/"
-HEADERS = "tasks-request-headers/"
+CREATED = "a task-augmented call returns a flat CreateTaskResult"
+POLLED = "tasks/get reports the task until it ends"
+ENDED = "an ended task carries its result or its error"
+UNDECLARED = "a task is made only for a client with the extension"
+INPUTS = "input requests are answered with tasks/update"
+COMPOSED = "input gathered before a task is not carried into it"
+CANCELLED = "tasks/cancel acks with an empty result"
+ROUTED = "tasks/get is routed by Mcp-Name"
+NOTIFIED = "task status notifications are well-formed"
+GATES = ("an unknown task is -32602", "removed tasks methods are -32601")
+TASK_CHECKS = (CREATED, POLLED, ENDED, UNDECLARED, INPUTS, COMPOSED, CANCELLED, ROUTED)
 
 
 @dataclass
@@ -112,13 +115,13 @@ async def tasks(probe: ProbedServer) -> list[RequirementResult]:
     ]
 
 
-def _skipped(checks: tuple[tuple[str, tuple[str, ...]], ...], reason: str) -> list[RequirementResult]:
-    return [cited([skipped(name, SECTION, reason)], *official)[0] for name, official in checks]
+def _skipped(checks: tuple[str, ...], reason: str) -> list[RequirementResult]:
+    return [skipped(name, SECTION, reason) for name in checks]
 
 
 def _notifications(probe: ProbedServer) -> RequirementResult:
     """The notifications/tasks the server sent name a task and a known status."""
-    check, official = NOTIFIED
+    check = NOTIFIED
     sent = [m.get("params") for m in probe.link.seen if m.get("method") == "notifications/tasks"]
     problems = [
         f"notifications/tasks {params!r:.80}"
@@ -128,10 +131,10 @@ def _notifications(probe: ProbedServer) -> RequirementResult:
         or params.get("status") not in STATUSES
     ]
     if problems:
-        return cited([failed(check, SECTION, "; ".join(problems[:3]))], *official)[0]
+        return failed(check, SECTION, "; ".join(problems[:3]))
     if not sent:
-        return cited([skipped(check, SECTION, "the server sent none")], *official)[0]
-    return cited([passed(check, SECTION, f"{len(sent)} received")], *official)[0]
+        return skipped(check, SECTION, "the server sent none")
+    return passed(check, SECTION, f"{len(sent)} received")
 
 
 async def _declared_verdicts(probe: ProbedServer) -> list[RequirementResult]:
@@ -154,30 +157,29 @@ async def _declared_verdicts(probe: ProbedServer) -> list[RequirementResult]:
         verdict = skipped(check, SECTION, "the server neither declares nor serves tasks")
     else:
         verdict = passed(check, SECTION)
-    verdicts = cited([verdict], f"{NEGOTIATION}tasks-extension-advertised")
+    verdicts = [verdict]
     check = "tasks methods need the client's extension (-32021)"
-    gated = f"{NEGOTIATION}sep-2663-tasks-methods-non-declaring"
     if not is_declared:
-        return verdicts + cited([skipped(check, SECTION, f"{TASKS_EXTENSION} is not declared")], gated)
+        return [*verdicts, skipped(check, SECTION, f"{TASKS_EXTENSION} is not declared")]
     problems = []
     for method, asked in TASK_METHODS.items():
         answer = await probe.link.request(method, asked)
         if error_code(answer) != types.MISSING_REQUIRED_CLIENT_CAPABILITY:
             problems.append(f"{method}: {said(answer)}")
     verdict = failed(check, SECTION, "; ".join(problems)) if problems else passed(check, SECTION)
-    return verdicts + cited([verdict], gated)
+    return [*verdicts, verdict]
 
 
 async def _unknown_and_removed(probe: ProbedServer) -> list[RequirementResult]:
-    check = "an unknown task is -32602"
+    check = GATES[0]
     answer = await _task_request(probe, "tasks/get", NO_SUCH_TASK)
     verdict = (
         passed(check, SECTION)
         if error_code(answer) == types.INVALID_PARAMS
         else failed(check, SECTION, f"tasks/get for a task that does not exist got {said(answer)}")
     )
-    verdicts = cited([verdict], f"{DISPATCH}sep-2663-tasks-get-invalid-task-id-32602")
-    check = "removed tasks methods are -32601"
+    verdicts = [verdict]
+    check = GATES[1]
     problems = []
     for method in REMOVED:
         params = {"taskId": NO_SUCH_TASK} if method == "tasks/result" else {}
@@ -185,11 +187,7 @@ async def _unknown_and_removed(probe: ProbedServer) -> list[RequirementResult]:
         if error_code(answer) != types.METHOD_NOT_FOUND:
             problems.append(f"{method} got {said(answer)}")
     verdict = failed(check, SECTION, "; ".join(problems)) if problems else passed(check, SECTION)
-    removed = (
-        f"{DISPATCH}sep-2663-tasks-result-removed-method-not-found",
-        f"{DISPATCH}tasks-removed-tasks-list",
-    )
-    return verdicts + cited([verdict], *removed)
+    return [*verdicts, verdict]
 
 
 async def _make_tasks(probe: ProbedServer) -> list[Followed]:
@@ -385,16 +383,9 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
     ends = [p for task in made for p in _end_problems(task)]
     ended = sorted({f"{t.tool}: {t.last.get('status')}" for t in made if t.last.get("status") in TERMINAL})
     verdicts = [
-        *cited([verdict(CREATED[0], created)], *CREATED[1]),
-        *cited([verdict(POLLED[0], polls)], *POLLED[1]),
-        *cited(
-            [
-                verdict(ENDED[0], ends, ", ".join(ended))
-                if ended
-                else skipped(ENDED[0], SECTION, "no task ended in time")
-            ],
-            *ENDED[1],
-        ),
+        verdict(CREATED, created),
+        verdict(POLLED, polls),
+        verdict(ENDED, ends, ", ".join(ended)) if ended else skipped(ENDED, SECTION, "no task ended in time"),
         _undeclared(probe, followed),
     ]
     asked = [task for task in made if task.inputs]
@@ -404,10 +395,10 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
             f"{t.tool} ended {t.last.get('status')!r}" for t in asked if t.last.get("status") != "completed"
         ]
         partial = " (one at a time)" if any(task.partial for task in asked) else ""
-        input_verdict = verdict(INPUTS[0], problems + ends, f"{names}{partial}")
+        input_verdict = verdict(INPUTS, problems + ends, f"{names}{partial}")
     else:
-        input_verdict = skipped(INPUTS[0], SECTION, f"no task asked for input ({names})")
-    verdicts += cited([input_verdict], *INPUTS[1])
+        input_verdict = skipped(INPUTS, SECTION, f"no task asked for input ({names})")
+    verdicts.append(input_verdict)
     composed = [task for task in followed if task.composed]
     if composed:
         problems = [
@@ -416,10 +407,10 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
             for key in ("requestState", "inputRequests")
             if key in t.created
         ]
-        composed_verdict = verdict(COMPOSED[0], problems, ", ".join(t.tool for t in composed))
+        composed_verdict = verdict(COMPOSED, problems, ", ".join(t.tool for t in composed))
     else:
-        composed_verdict = skipped(COMPOSED[0], SECTION, "no tool asked for input before making a task")
-    return verdicts + cited([composed_verdict], *COMPOSED[1])
+        composed_verdict = skipped(COMPOSED, SECTION, "no tool asked for input before making a task")
+    return [*verdicts, composed_verdict]
 
 
 def _undeclared(probe: ProbedServer, followed: list[Followed]) -> RequirementResult:
@@ -444,20 +435,18 @@ def _undeclared(probe: ProbedServer, followed: list[Followed]) -> RequirementRes
                 problems.append(
                     f"{name}: -32021 without requiredCapabilities.extensions naming {TASKS_EXTENSION}"
                 )
-    check, official = UNDECLARED
+    check = UNDECLARED
     if problems:
-        return cited([failed(check, SECTION, "; ".join(problems[:3]))], *official)[0]
+        return failed(check, SECTION, "; ".join(problems[:3]))
     if not seen:
-        return cited(
-            [skipped(check, SECTION, "the tools that made tasks were not called without it")], *official
-        )[0]
-    return cited([passed(check, SECTION, ", ".join(seen))], *official)[0]
+        return skipped(check, SECTION, "the tools that made tasks were not called without it")
+    return passed(check, SECTION, ", ".join(seen))
 
 
 async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
     """tasks/cancel acks with an empty result: for a new task of the same tool, and again for a task that
     has ended (idempotent)."""
-    check, official = CANCELLED
+    check = CANCELLED
     task = followed[0]
     problems = []
     call = {"name": task.tool, "arguments": task.arguments, "_meta": _capabilities()}
@@ -471,15 +460,15 @@ async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[Require
     ):
         problems.append(f"cancelling an ended {ended.tool} task: {problem}")
     if problems:
-        return cited([failed(check, SECTION, "; ".join(problems))], *official)
-    return cited([passed(check, SECTION, task.tool)], *official)
+        return [failed(check, SECTION, "; ".join(problems))]
+    return [passed(check, SECTION, task.tool)]
 
 
 async def _routing(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
     """Over HTTP, tasks/get is routed by Mcp-Name: the task's id is accepted, another refused with -32020."""
-    check, official = ROUTED
+    check = ROUTED
     if not isinstance(probe.link.channel, HttpChannel):
-        return cited([skipped(check, SECTION, "headers are sent over HTTP only")], *official)
+        return [skipped(check, SECTION, "headers are sent over HTTP only")]
     task = followed[0]
     params = {"taskId": task.task_id, "_meta": _capabilities()}
     wrong = {**routing_headers(probe.link.era, "tasks/get", params), MCP_NAME_HEADER: NO_SUCH_TASK}
@@ -488,82 +477,7 @@ async def _routing(probe: ProbedServer, followed: list[Followed]) -> list[Requir
         message = (
             f"tasks/get with Mcp-Name {NO_SUCH_TASK} for task {task.task_id} got {said(answer)}, not -32020"
         )
-        return cited([failed(check, SECTION, message)], *official)
+        return [failed(check, SECTION, message)]
     if not isinstance((await _task_request(probe, "tasks/get", task.task_id)).get("result"), dict):
-        return cited(
-            [failed(check, SECTION, "tasks/get with the matching Mcp-Name got no result")], *official
-        )
-    return cited([passed(check, SECTION)], *official)
-
-
-CREATED = (
-    "a task-augmented call returns a flat CreateTaskResult",
-    (
-        f"{LIFECYCLE}sep-2663-result-type-task-on-create",
-        f"{NEGOTIATION}tasks-per-request-meta-opt-in",
-        f"{DISPATCH}tasks-server-directed-creation-no-hint",
-        f"{WIRE}tasks-wire-field-renames",
-        f"{STATE}tasks-create-result-no-request-state",
-    ),
-)
-POLLED = (
-    "tasks/get reports the task until it ends",
-    (
-        f"{LIFECYCLE}sep-2663-tasks-get-status-working",
-        f"{DISPATCH}sep-2663-durable-create-strong-consistency",
-        f"{WIRE}tasks-no-early-ttl-expiry",
-        f"{STATE}tasks-get-detailed-no-request-state",
-        f"{DISPATCH}tasks-result-type-complete-on-non-task-responses",
-    ),
-)
-ENDED = (
-    "an ended task carries its result or its error",
-    (
-        f"{LIFECYCLE}sep-2663-tasks-get-status-completed",
-        f"{LIFECYCLE}sep-2663-tool-error-uses-completed-status",
-        f"{LIFECYCLE}sep-2663-tasks-get-status-failed",
-        f"{WIRE}tasks-no-related-task-meta-on-inlined-result",
-    ),
-)
-UNDECLARED = (
-    "a task is made only for a client with the extension",
-    (
-        f"{NEGOTIATION}sep-2663-server-rejects-undeclared-client",
-        "tasks-required-task-error/sep-2663-server-returns-missing-capability-when-required",
-    ),
-)
-INPUTS = (
-    "input requests are answered with tasks/update",
-    (
-        f"{INPUT}sep-2663-tasks-get-status-input-required",
-        f"{INPUT}tasks-mrtr-tasks-update-resumes",
-        f"{INPUT}tasks-mrtr-partial-fulfillment",
-    ),
-)
-COMPOSED = (
-    "input gathered before a task is not carried into it",
-    ("tasks-mrtr-composition/sep-2663-mrtr-synchronous-before-task-creation",),
-)
-CANCELLED = (
-    "tasks/cancel acks with an empty result",
-    (f"{LIFECYCLE}sep-2663-cancel-ack-empty-result", f"{LIFECYCLE}tasks-cancel-terminal-idempotent-ack"),
-)
-ROUTED = (
-    "tasks/get is routed by Mcp-Name",
-    (
-        f"{HEADERS}sep-2663-routing-headers-accepted-on-tasks-get",
-        f"{HEADERS}sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
-    ),
-)
-GATES = (
-    ("an unknown task is -32602", (f"{DISPATCH}sep-2663-tasks-get-invalid-task-id-32602",)),
-    (
-        "removed tasks methods are -32601",
-        (f"{DISPATCH}sep-2663-tasks-result-removed-method-not-found", f"{DISPATCH}tasks-removed-tasks-list"),
-    ),
-)
-NOTIFIED = (
-    "task status notifications are well-formed",
-    ("tasks-status-notifications/tasks-status-notifications",),
-)
-TASK_CHECKS = (CREATED, POLLED, ENDED, UNDECLARED, INPUTS, COMPOSED, CANCELLED, ROUTED)
+        return [failed(check, SECTION, "tasks/get with the matching Mcp-Name got no result")]
+    return [passed(check, SECTION)]
