@@ -4,8 +4,8 @@ Tasks: a client that declares io.modelcontextprotocol/tasks in a request's capab
 (`resultType: "task"`) from
 
   slow_compute(seconds, label)  working for `seconds`, then completed (a sync result without the extension)
-  failing_job()                 completed after 0.3 s with an isError result
-  protocol_error_job()          failed after 0.3 s with a JSON-RPC error
+  failing_job()                 completed after 50 ms with an isError result
+  protocol_error_job()          failed after 50 ms with a JSON-RPC error
   confirm_delete(filename)      input_required at once (one elicitation); completed once answered
   multi_input()                 input_required with two elicitations; completed once both are answered
   test_tool_with_task()         first an input_required result (SEP-2322) asking for user_name; the retry
@@ -45,14 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "serve
 from skills_server import FRONTMATTER, Skills, UriParams
 
 TASKS = "io.modelcontextprotocol/tasks"
+SKILLS_EXTENSION = Skills.identifier
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 HEADER_MISMATCH = -32020
 MISSING_CLIENT_CAPABILITY = -32021
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 TTL_MS = 600_000
-POLL_INTERVAL_MS = 100
-JOB_S = 0.3
+POLL_INTERVAL_MS = 20
+JOB_S = 0.05
 TERMINAL = ("completed", "failed", "cancelled")
 CACHE_HINTS = {"ttlMs": 60_000, "cacheScope": "public"}
 
@@ -173,7 +174,7 @@ class UpdateParams(TaskParams):
     input_responses: dict[str, Any] = Field(alias="inputResponses", default_factory=dict)
 
 
-def _declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
+def declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
     meta = (ctx.params or {}).get("_meta") or {}
     return TASKS in ((meta.get(CLIENT_CAPABILITIES) or {}).get("extensions") or {})
 
@@ -203,7 +204,7 @@ class Tasks(Extension):
     ) -> HandlerResult:
         if params.name not in STARTS and params.name != "test_tool_with_task":
             return await call_next(ctx)
-        if not _declares_tasks(ctx):
+        if not declares_tasks(ctx):
             if params.name in NEEDS_TASK:
                 raise MCPError(
                     code=MISSING_CLIENT_CAPABILITY,
@@ -213,9 +214,13 @@ class Tasks(Extension):
             return await call_next(ctx)
         if params.name == "test_tool_with_task":
             return self._composed(ctx)
+        return {"resultType": "task", **self.start(params).wire()}
+
+    def start(self, params: CallToolRequestParams) -> Task:
+        """A new task running the tool `params` call."""
         task = self._new()
         STARTS[params.name](task, dict(params.arguments or {}))
-        return {"resultType": "task", **task.wire()}
+        return task
 
     def _composed(self, ctx: ServerRequestContext[Any, Any]) -> HandlerResult:
         """Round 1 asks for the user's name (input_required); the retry that answers it gets a task."""
@@ -229,23 +234,29 @@ class Tasks(Extension):
         return {"resultType": "task", **task.wire()}
 
     def _task(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Task:
-        """The task `params` names, for a client that declared the extension; over HTTP the Mcp-Name header,
-        when sent, must be its taskId."""
-        if not _declares_tasks(ctx):
+        """The task `params` names, for a client that declared the extension (`gate`); over HTTP the Mcp-Name
+        header, when sent, must be its taskId (`route`)."""
+        self.gate(ctx)
+        self.route(ctx, params)
+        task = self.tasks.get(params.task_id)
+        if task is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"no task {params.task_id!r}")
+        return task
+
+    def gate(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        if not declares_tasks(ctx):
             raise MCPError(
                 code=MISSING_CLIENT_CAPABILITY,
                 message=f"{TASKS} was not declared",
                 data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
             )
+
+    def route(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> None:
         headers = getattr(ctx.request, "headers", None)
         named = headers.get("mcp-name") if headers is not None else None
         if named is not None and named != params.task_id:
             message = f"the Mcp-Name header ({named!r}) is not the taskId ({params.task_id!r})"
             raise MCPError(code=HEADER_MISMATCH, message=message)
-        task = self.tasks.get(params.task_id)
-        if task is None:
-            raise MCPError(code=INVALID_PARAMS, message=f"no task {params.task_id!r}")
-        return task
 
     async def get(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> HandlerResult:
         task = self._task(ctx, params)

@@ -188,7 +188,7 @@ OFFICIAL |= {
             "tasks-mrtr-partial-fulfillment",
         )
     ),
-    "input gathered before a task is not carried into it": alpha(
+    "input asked before a task stays out of it": alpha(
         *_each("tasks-mrtr-composition", "sep-2663-mrtr-synchronous-before-task-creation")
     ),
     "tasks/cancel acks with an empty result": alpha(

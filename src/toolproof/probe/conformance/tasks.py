@@ -45,14 +45,15 @@ FOLLOW_S = 15.0  # a task not ended by then is cancelled, and its end not judged
 MIN_POLL_S, MAX_POLL_S = 0.05, 1.0
 ISO_8601 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?")
 ENVELOPE = ("taskId", "status", "result", "error", "inputRequests")  # not in an ack
-CREATED_NOT = ("result", "error", "inputRequests", "requestState", "task", "ttl", "pollInterval")
+CREATED_NOT = ("result", "error", "task", "ttl", "pollInterval")
+CARRIED = ("requestState", "inputRequests")  # of an input_required round, not of the task it leads to
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 CREATED = "a task-augmented call returns a flat CreateTaskResult"
 POLLED = "tasks/get reports the task until it ends"
 ENDED = "an ended task carries its result or its error"
 UNDECLARED = "a task is made only for a client with the extension"
 INPUTS = "input requests are answered with tasks/update"
-COMPOSED = "input gathered before a task is not carried into it"
+COMPOSED = "input asked before a task stays out of it"
 CANCELLED = "tasks/cancel acks with an empty result"
 ROUTED = "tasks/get is routed by Mcp-Name"
 NOTIFIED = "task status notifications are well-formed"
@@ -62,8 +63,8 @@ TASK_CHECKS = (CREATED, POLLED, ENDED, UNDECLARED, INPUTS, COMPOSED, CANCELLED, 
 
 @dataclass
 class Followed:
-    """One task: the tool that made it, its CreateTaskResult, every tasks/get answer in order, what its
-    input requests showed, and whether it was made after an input_required round (SEP-2322)."""
+    """One task: the tool that made it (and its arguments), its CreateTaskResult, every tasks/get answer in
+    order, what its input requests showed, and the input_required result (SEP-2322) that came before it."""
 
     tool: str
     arguments: dict[str, Any]
@@ -72,7 +73,7 @@ class Followed:
     input_problems: list[str] = field(default_factory=list)
     inputs: int = 0
     partial: bool = False
-    composed: bool = False
+    asked_first: dict[str, Any] | None = None  # the input_required result before the task
 
     @property
     def task_id(self) -> str:
@@ -203,16 +204,16 @@ async def _make_tasks(probe: ProbedServer) -> list[Followed]:
         call = {"name": name, "arguments": arguments, "_meta": _capabilities()}
         answer = await probe.link.request("tools/call", call)
         result = answer.get("result")
-        composed = False
+        first = None
         if isinstance(result, dict) and result.get("resultType") == INPUT_REQUIRED:  # input before a task
+            first = result
             responses = _answers(result.get("inputRequests"))
             retry = {**call, "inputResponses": responses}
             if isinstance(result.get("requestState"), str):
                 retry["requestState"] = result["requestState"]
             result = (await probe.link.request("tools/call", retry)).get("result")
-            composed = True
         if isinstance(result, dict) and is_task(result):
-            task = Followed(name, arguments, result, composed=composed)
+            task = Followed(name, arguments, result, asked_first=first)
             await _follow(probe, task)
             followed.append(task)
     return followed
@@ -302,7 +303,8 @@ def _ack_problem(answer: Message) -> str:
 
 def _created_problems(task: Followed) -> list[str]:
     created, name = task.created, task.tool
-    problems = [f"{name}: CreateTaskResult carries {key}" for key in CREATED_NOT if key in created]
+    unwanted = CREATED_NOT if task.asked_first is not None else (*CREATED_NOT, *CARRIED)  # else: COMPOSED's
+    problems = [f"{name}: CreateTaskResult carries {key}" for key in unwanted if key in created]
     if not isinstance(created.get("taskId"), str) or not created["taskId"]:
         problems.append(f"{name}: CreateTaskResult has no taskId")
     if created.get("status") not in STATUSES:
@@ -399,13 +401,16 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
     else:
         input_verdict = skipped(INPUTS, SECTION, f"no task asked for input ({names})")
     verdicts.append(input_verdict)
-    composed = [task for task in followed if task.composed]
+    composed = [task for task in followed if task.asked_first is not None]
     if composed:
         problems = [
-            f"{t.tool}: its task carries {key}"
+            f"{t.tool}: its input_required result carries {key}"
             for t in composed
-            for key in ("requestState", "inputRequests")
-            if key in t.created
+            for key in ("taskId", "status")
+            if key in (t.asked_first or {})
+        ]
+        problems += [
+            f"{t.tool}: its task carries {key}" for t in composed for key in CARRIED if key in t.created
         ]
         composed_verdict = verdict(COMPOSED, problems, ", ".join(t.tool for t in composed))
     else:
