@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -419,9 +419,9 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
 
 
 def _undeclared(probe: ProbedServer, followed: list[Followed]) -> RequirementResult:
-    """A tool that made a task, called (by the probe's tools/call step) without the extension: a result that
-    is no task, or -32021 naming the extension."""
-    problems, seen = [], []
+    """A tool that made a task, called (by the probe's tools/call step) without the extension, gets no task:
+    its result, an error of its own, or -32021, which SHOULD name the extension (a warning otherwise)."""
+    problems, warnings, seen = [], [], []
     for name in sorted({task.tool for task in followed}):
         answer = probe.called.get(name)
         if answer is None:
@@ -430,22 +430,19 @@ def _undeclared(probe: ProbedServer, followed: list[Followed]) -> RequirementRes
         result, error = answer.get("result"), answer.get("error")
         if isinstance(result, dict) and is_task(result):
             problems.append(f"{name} made a task for a client without the extension")
-        elif isinstance(error, dict) and error.get("code") != types.MISSING_REQUIRED_CLIENT_CAPABILITY:
-            problems.append(f"{name} without the extension got {said(answer)}, not a result or -32021")
-        elif isinstance(error, dict):
+        elif isinstance(error, dict) and error.get("code") == types.MISSING_REQUIRED_CLIENT_CAPABILITY:
             data = error.get("data")
             required = data.get("requiredCapabilities") if isinstance(data, dict) else None
             extensions = required.get("extensions") if isinstance(required, dict) else None
             if not isinstance(extensions, dict) or TASKS_EXTENSION not in extensions:
-                problems.append(
+                warnings.append(
                     f"{name}: -32021 without requiredCapabilities.extensions naming {TASKS_EXTENSION}"
                 )
-    check = UNDECLARED
     if problems:
-        return failed(check, SECTION, "; ".join(problems[:3]))
+        return failed(UNDECLARED, SECTION, "; ".join(problems[:3]))
     if not seen:
-        return skipped(check, SECTION, "the tools that made tasks were not called without it")
-    return passed(check, SECTION, ", ".join(seen))
+        return skipped(UNDECLARED, SECTION, "the tools that made tasks were not called without it")
+    return replace(passed(UNDECLARED, SECTION, ", ".join(seen)), warnings=tuple(warnings[:3]))
 
 
 async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[RequirementResult]:
