@@ -1,14 +1,16 @@
 """What the checks of the 2026-07-28 extensions share (tasks, SEP-2663, in tasks.py; skills, SEP-2640, in
 skills.py): whether the server declares an extension under `capabilities.extensions` of `server/discover`,
-and the `_meta` of a request from a client that declares one."""
+the `_meta` of a request from a client that declares one, and the official ids their verdicts carry."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import mcp_types as types
 
-from toolproof.probe.conformance.checks import ProbedServer
+from toolproof.probe.conformance.checks import ProbedServer, RequirementResult
+from toolproof.probe.conformance.official import alpha_ids
 
 
 def declared(probe: ProbedServer, extension: str) -> bool:
@@ -19,3 +21,9 @@ def declared(probe: ProbedServer, extension: str) -> bool:
 def with_extension(extension: str) -> dict[str, Any]:
     """The `_meta` of a request from a client that declares `extension` (and nothing else)."""
     return {types.CLIENT_CAPABILITIES_META_KEY: {"extensions": {extension: {}}}}
+
+
+def named(verdicts: list[RequirementResult]) -> list[RequirementResult]:
+    """`verdicts` carrying the official alpha.12 ids their rows in official.py name (as the 2026-07-28 era's
+    other verdicts carry theirs)."""
+    return [replace(verdict, official=alpha_ids(verdict.check)) for verdict in verdicts]

@@ -275,6 +275,11 @@ OFFICIAL |= {
 }
 
 
+def alpha_ids(check: str) -> tuple[str, ...]:
+    """The `scenario/check` ids of 0.2.0-alpha.12 that the rows of `check` name."""
+    return tuple(f"{s.id}/{c}" for s in OFFICIAL.get(check, ()) if ALPHA in s.releases for c in s.checks)
+
+
 def official(check: str) -> dict[str, Any]:
     """What `details.official` says for the requirement named `check`."""
     scenarios = OFFICIAL.get(check, ())

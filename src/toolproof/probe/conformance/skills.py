@@ -25,7 +25,7 @@ from toolproof.probe.conformance.checks import (
     said,
     skipped,
 )
-from toolproof.probe.conformance.extensions import declared, with_extension
+from toolproof.probe.conformance.extensions import declared, named, with_extension
 from toolproof.probe.conformance.wire import Message
 
 SKILLS = "io.modelcontextprotocol/skills"
@@ -114,6 +114,10 @@ async def _listing(probe: ProbedServer) -> Listing:
 
 async def skills(probe: ProbedServer) -> list[RequirementResult]:
     """Declared ⇔ served, then what the extension asks of what is served."""
+    return named(await _skills(probe))
+
+
+async def _skills(probe: ProbedServer) -> list[RequirementResult]:
     check = "skills served only with the extension declared"
     is_declared = declared(probe, SKILLS)
     listing = await _listing(probe)

@@ -28,7 +28,7 @@ from toolproof.probe.conformance.checks import (
     said,
     skipped,
 )
-from toolproof.probe.conformance.extensions import declared, with_extension
+from toolproof.probe.conformance.extensions import declared, named, with_extension
 from toolproof.probe.conformance.mrtr import ANSWERS, EVERY_CAPABILITY, INPUT_REQUIRED
 from toolproof.probe.conformance.wire import Message, routing_headers
 
@@ -99,6 +99,10 @@ async def _task_request(probe: ProbedServer, method: str, task_id: str, **more: 
 
 async def tasks(probe: ProbedServer) -> list[RequirementResult]:
     """The gates, then every check on the tasks the server's own tools make."""
+    return named(await _tasks(probe))
+
+
+async def _tasks(probe: ProbedServer) -> list[RequirementResult]:
     verdicts = await _declared_verdicts(probe)
     if not declared(probe, TASKS_EXTENSION):
         return verdicts + _skipped((*GATES, *TASK_CHECKS, NOTIFIED), f"{TASKS_EXTENSION} is not declared")
