@@ -35,13 +35,13 @@ from typing import Any
 import anyio
 from mcp.server import MCPServer
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.extension import Extension, MethodBinding, ResourceBinding
+from mcp.server.extension import Extension, ResourceBinding
 from mcp.server.mcpserver.resources import TextResource
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolRequestParams, PaginatedRequestParams, RequestParams
-from pydantic import ConfigDict, Field
+from mcp_types import CallToolRequestParams, PaginatedRequestParams
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "servers"))
+from jobs_server import TaskParams, TasksExtension, UpdateParams, text_result
 from skills_server import FRONTMATTER, Skills, UriParams
 
 TASKS = "io.modelcontextprotocol/tasks"
@@ -60,10 +60,6 @@ CACHE_HINTS = {"ttlMs": 60_000, "cacheScope": "public"}
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _text(value: str, *, is_error: bool = False) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": value}], "isError": is_error}
 
 
 def _elicit(message: str, field_name: str, kind: str) -> dict[str, Any]:
@@ -126,11 +122,11 @@ def _after(seconds: float, result: dict[str, Any]) -> Callable[[Task], None]:
 
 def _slow_compute(task: Task, arguments: dict[str, Any]) -> None:
     seconds = float(arguments.get("seconds", 1))
-    _after(seconds, _text(f"computed {arguments.get('label', '')} in {seconds:g} s"))(task)
+    _after(seconds, text_result(f"computed {arguments.get('label', '')} in {seconds:g} s"))(task)
 
 
 def _failing_job(task: Task, arguments: dict[str, Any]) -> None:
-    _after(JOB_S, _text("failing_job failed, as it always does", is_error=True))(task)
+    _after(JOB_S, text_result("failing_job failed, as it always does", is_error=True))(task)
 
 
 def _protocol_error_job(task: Task, arguments: dict[str, Any]) -> None:
@@ -145,12 +141,12 @@ def _asking(task: Task, requests: dict[str, Any], then: Callable[[Task], None]) 
 def _confirm_delete(task: Task, arguments: dict[str, Any]) -> None:
     filename = str(arguments.get("filename", ""))
     ask = {f"confirm-{task.task_id}": _elicit(f"Delete {filename}?", "confirm", "boolean")}
-    _asking(task, ask, _after(JOB_S, _text(f"Deleted {filename}")))
+    _asking(task, ask, _after(JOB_S, text_result(f"Deleted {filename}")))
 
 
 def _multi_input(task: Task, arguments: dict[str, Any]) -> None:
     asks = {f"{key}-{task.task_id}": _elicit(f"Your {key}?", key, "string") for key in ("name", "confirm")}
-    _asking(task, asks, _after(JOB_S, _text("both inputs received")))
+    _asking(task, asks, _after(JOB_S, text_result("both inputs received")))
 
 
 STARTS: dict[str, Callable[[Task, dict[str, Any]], None]] = {
@@ -164,35 +160,15 @@ NEEDS_TASK = frozenset({*STARTS, "test_tool_with_task"} - {"slow_compute"})
 USER_NAME = "user_name"
 
 
-class TaskParams(RequestParams):
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
-
-    task_id: str = Field(alias="taskId")
-
-
-class UpdateParams(TaskParams):
-    input_responses: dict[str, Any] = Field(alias="inputResponses", default_factory=dict)
-
-
 def declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
     meta = (ctx.params or {}).get("_meta") or {}
     return TASKS in ((meta.get(CLIENT_CAPABILITIES) or {}).get("extensions") or {})
 
 
-class Tasks(Extension):
-    """The tasks extension over the fixtures above."""
+class Tasks(TasksExtension):
+    """The tasks extension (its methods as jobs_server.py binds them) over the fixtures above."""
 
-    identifier = TASKS
-
-    def __init__(self) -> None:
-        self.tasks: dict[str, Task] = {}
-
-    def methods(self) -> Sequence[MethodBinding]:
-        return (
-            MethodBinding("tasks/get", TaskParams, self.get),
-            MethodBinding("tasks/update", UpdateParams, self.update),
-            MethodBinding("tasks/cancel", TaskParams, self.cancel),
-        )
+    tasks: dict[str, Task]  # type: ignore[assignment]  # this module's tasks
 
     def _new(self) -> Task:
         task = Task(task_id=secrets.token_urlsafe(12))
@@ -230,7 +206,7 @@ class Tasks(Extension):
             return {"resultType": "input_required", "inputRequests": ask}
         name = str((answered.get("content") or {}).get("name", ""))
         task = self._new()
-        _after(JOB_S, _text(f"Hello, {name}! (gathered before the task)"))(task)
+        _after(JOB_S, text_result(f"Hello, {name}! (gathered before the task)"))(task)
         return {"resultType": "task", **task.wire()}
 
     def _task(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Task:

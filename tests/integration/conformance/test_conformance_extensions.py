@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from tests.integration.conformance.test_conformance_2026 import official_run
 from tests.integration.conformance.test_conformance_probe import failing
+from tests.integration.conformance.test_official_side_by_side import our_verdict
 from tests.integration.mcp.helpers import ROOT, listening
 
 from toolproof.cli import main
@@ -158,14 +159,6 @@ def their_verdict(theirs: dict[tuple[str, str], set[str]], scenario: dict[str, A
     if statuses & {"WARNING"}:
         return "warn"
     return "pass" if "SUCCESS" in statuses else None
-
-
-def our_verdict(result: dict[str, Any]) -> str | None:
-    if result["status"] == "SKIP":
-        return None
-    if result["status"] == "PASS":
-        return "warn" if result["warnings"] else "pass"
-    return "fail"
 
 
 def test_on_the_reference_server_every_extension_scenario_is_named_with_the_same_verdict(

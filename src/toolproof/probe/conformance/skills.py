@@ -25,7 +25,7 @@ from toolproof.probe.conformance.checks import (
     said,
     skipped,
 )
-from toolproof.probe.conformance.extensions import declared, named, with_extension
+from toolproof.probe.conformance.extensions import declared, named, served_only_if_declared, with_extension
 from toolproof.probe.conformance.wire import Message
 
 SKILLS = "io.modelcontextprotocol/skills"
@@ -121,17 +121,11 @@ async def _skills(probe: ProbedServer) -> list[RequirementResult]:
     check = "skills served only with the extension declared"
     is_declared = declared(probe, SKILLS)
     listing = await _listing(probe)
-    served = error_code(listing.answer) != types.METHOD_NOT_FOUND
-    if served and not is_declared:
-        verdict = failed(
-            check, SECTION, f"skills/list got {said(listing.answer)}, yet {SKILLS} is not declared"
-        )
-    elif is_declared and not listing.first:
-        verdict = failed(check, SECTION, f"{SKILLS} is declared, yet skills/list got {said(listing.answer)}")
-    elif not is_declared:
-        verdict = skipped(check, SECTION, "the server neither declares nor serves skills")
-    else:
-        verdict = passed(check, SECTION)
+    # declared: a list of skills is served; not declared: skills/list is not even a known method
+    served = bool(listing.first) if is_declared else error_code(listing.answer) != types.METHOD_NOT_FOUND
+    verdict = served_only_if_declared(
+        check, SECTION, SKILLS, is_declared, served, "skills/list", listing.answer
+    )
     verdicts = [verdict]
     if not is_declared or not listing.first:
         reason = f"{SKILLS} is not declared" if not is_declared else "skills/list is not served"

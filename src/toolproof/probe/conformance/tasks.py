@@ -28,7 +28,7 @@ from toolproof.probe.conformance.checks import (
     said,
     skipped,
 )
-from toolproof.probe.conformance.extensions import declared, named, with_extension
+from toolproof.probe.conformance.extensions import declared, named, served_only_if_declared, with_extension
 from toolproof.probe.conformance.mrtr import ANSWERS, EVERY_CAPABILITY, INPUT_REQUIRED
 from toolproof.probe.conformance.wire import Message, routing_headers
 
@@ -152,16 +152,10 @@ async def _declared_verdicts(probe: ProbedServer) -> list[RequirementResult]:
     served = error_code(answer) != types.METHOD_NOT_FOUND
     if "tasks" in probe.capabilities:
         verdict = failed(check, SECTION, "capabilities.tasks is declared: tasks live under extensions")
-    elif served and not is_declared:
-        verdict = failed(
-            check, SECTION, f"tasks/get got {said(answer)}, yet {TASKS_EXTENSION} is not declared"
-        )
-    elif is_declared and not served:
-        verdict = failed(check, SECTION, f"{TASKS_EXTENSION} is declared, yet tasks/get got {said(answer)}")
-    elif not is_declared:
-        verdict = skipped(check, SECTION, "the server neither declares nor serves tasks")
     else:
-        verdict = passed(check, SECTION)
+        verdict = served_only_if_declared(
+            check, SECTION, TASKS_EXTENSION, is_declared, served, "tasks/get", answer
+        )
     verdicts = [verdict]
     check = "tasks methods need the client's extension (-32021)"
     if not is_declared:
