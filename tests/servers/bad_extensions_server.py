@@ -45,6 +45,7 @@ BREAKS = {
     "leaked-state": "carries the requestState of the input_required round into the task it leads to",
     "cancel-envelope": "acks tasks/cancel with the task",
     "unrouted": "ignores an Mcp-Name header unlike the taskId",
+    "bad-notification": "sends notifications/tasks with a status no task has",
     "undeclared-skills": "serves skills without declaring the extension",
     "skills-envelope": "wraps the skills settings in a config envelope",
     "no-list-hints": "answers skills/list without ttlMs and cacheScope",
@@ -104,6 +105,9 @@ class BadTasks(Tasks):
             if self.mode == "unknown-task" and error.error.code == INVALID_PARAMS:
                 raise MCPError(code=INTERNAL_ERROR, message="something went wrong") from error
             raise
+        if isinstance(task, dict) and self.mode == "bad-notification":
+            outbound = ctx.session._request_outbound  # the SDK sends only typed notifications of its own
+            await outbound.notify("notifications/tasks", {"taskId": params.task_id, "status": "paused"})
         if isinstance(task, dict) and self.mode == "request-state":
             task["requestState"] = "opaque"
         if isinstance(task, dict) and self.mode == "empty-result" and task.get("status") == "completed":

@@ -38,6 +38,7 @@ BROKEN = {
     "leaked-state": "input asked before a task stays out of it",
     "cancel-envelope": "tasks/cancel acks with an empty result",
     "unrouted": "tasks/get is routed by Mcp-Name",
+    "bad-notification": "task status notifications are well-formed",
     "undeclared-skills": "skills served only with the extension declared",
     "skills-envelope": "the skills capability is an inline settings object beside resources",
     "no-list-hints": "skills/list pages",
