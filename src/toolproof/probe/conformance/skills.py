@@ -366,7 +366,8 @@ def _listed_warnings(
                 warnings.append(
                     f"{uri} is listed with {key} {said_here!r}, its frontmatter says {said_there!r}"
                 )
-    meta = {**(content.get("_meta") or {}), **((resource or {}).get("_meta") or {})}
+    metas = [content.get("_meta"), (resource or {}).get("_meta")]
+    meta = {key: value for each in metas if isinstance(each, dict) for key, value in each.items()}
     if unprefixed := [key for key in meta if not META_PREFIX.match(key)]:
         warnings.append(f"{uri}: _meta keys without a reverse-domain prefix: {', '.join(unprefixed)}")
     return warnings
@@ -431,8 +432,9 @@ async def _directory(probe: ProbedServer, entries: list[dict[str, Any]]) -> Requ
     files = [str(i.get("uri")) for i in entry.get("resources") or [] if isinstance(i, dict)]
     below = {f"{root}/{uri[len(root) + 1 :].split('/')[0]}" for uri in files if uri.startswith(root + "/")}
     for child in children:
-        if child.get("uri") in below - set(files) and child.get("mimeType") != DIRECTORY:
-            problems.append(f"{child['uri']} is a directory listed with mimeType {child.get('mimeType')!r}")
+        uri = child.get("uri")
+        if isinstance(uri, str) and uri in below - set(files) and child.get("mimeType") != DIRECTORY:
+            problems.append(f"{uri} is a directory listed with mimeType {child.get('mimeType')!r}")
     answer = await probe.link.request("resources/directory/read", {"uri": top})
     if error_code(answer) != types.INVALID_PARAMS:
         problems.append(f"resources/directory/read {top} (a file) got {said(answer)}, not -32602")

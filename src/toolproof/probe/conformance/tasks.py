@@ -13,7 +13,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.shared.inbound import MCP_NAME_HEADER
+from mcp.shared.inbound import MCP_NAME_HEADER, encode_header_value
 from pydantic import ValidationError
 
 from toolproof.mcp.http import HttpChannel
@@ -85,6 +85,12 @@ class Followed:
         return results[-1] if results else {}
 
 
+def _status(task: dict[str, Any]) -> str:
+    """The task's status, or "" when it has none that is a string."""
+    status = task.get("status")
+    return status if isinstance(status, str) else ""
+
+
 def _capabilities() -> dict[str, Any]:
     return {types.CLIENT_CAPABILITIES_META_KEY: {**EVERY_CAPABILITY, "extensions": {TASKS_EXTENSION: {}}}}
 
@@ -93,7 +99,10 @@ async def _task_request(probe: ProbedServer, method: str, task_id: str, **more: 
     """A tasks/* request for `task_id` from a client that declared the extension, with `Mcp-Name` set to it
     as the extension asks over HTTP."""
     params = {"taskId": task_id, **more, "_meta": _capabilities()}
-    headers = {**routing_headers(probe.link.era, method, params), MCP_NAME_HEADER: task_id}
+    headers = {
+        **routing_headers(probe.link.era, method, params),
+        MCP_NAME_HEADER: encode_header_value(task_id),
+    }
     return await probe.link.request(method, params, headers=headers)
 
 
@@ -133,7 +142,7 @@ def _notifications(probe: ProbedServer) -> RequirementResult:
         for params in sent
         if not isinstance(params, dict)
         or not isinstance(params.get("taskId"), str)
-        or params.get("status") not in STATUSES
+        or _status(params) not in STATUSES
     ]
     if problems:
         return failed(check, SECTION, "; ".join(problems[:3]))
@@ -240,7 +249,7 @@ async def _follow(probe: ProbedServer, task: Followed) -> None:
         answer = await _task_request(probe, "tasks/get", task.task_id)
         task.polls.append(answer)
         result = answer.get("result")
-        if not isinstance(result, dict) or result.get("status") in TERMINAL:
+        if not isinstance(result, dict) or _status(result) in TERMINAL:
             break
         if result.get("status") == INPUT_REQUIRED:
             await _answer_one(probe, task, result)
@@ -277,7 +286,8 @@ async def _answer_one(probe: ProbedServer, task: Followed, result: dict[str, Any
     if len(requests) > 1:
         task.partial = True
         after = (await _task_request(probe, "tasks/get", task.task_id)).get("result")
-        pending = (after or {}).get("inputRequests") or {} if isinstance(after, dict) else {}
+        asked = after.get("inputRequests") if isinstance(after, dict) else None
+        pending = asked if isinstance(asked, dict) else {}
         if not isinstance(after, dict) or after.get("status") != INPUT_REQUIRED:
             task.input_problems.append(
                 f"{task.tool}: one of {len(requests)} inputs answered, the task left input_required"
@@ -305,7 +315,7 @@ def _created_problems(task: Followed) -> list[str]:
     problems = [f"{name}: CreateTaskResult carries {key}" for key in unwanted if key in created]
     if not isinstance(created.get("taskId"), str) or not created["taskId"]:
         problems.append(f"{name}: CreateTaskResult has no taskId")
-    if created.get("status") not in STATUSES:
+    if _status(created) not in STATUSES:
         problems.append(f"{name}: CreateTaskResult status {created.get('status')!r}")
     for stamp in ("createdAt", "lastUpdatedAt"):
         if not isinstance(created.get(stamp), str) or not ISO_8601.match(created[stamp]):
@@ -329,11 +339,11 @@ def _poll_problems(task: Followed) -> list[str]:
         if not isinstance(result, dict):
             problems.append(f"{where} got {said(answer)}")
             continue
-        status = result.get("status")
+        status = _status(result)
         if result.get("taskId") != task.task_id:
             problems.append(f"{where} is for task {result.get('taskId')!r}")
         if status not in STATUSES:
-            problems.append(f"{where} has status {status!r}")
+            problems.append(f"{where} has status {result.get('status')!r}")
         if ended and status != ended:
             problems.append(f"{where} is {status!r} after {ended!r}")
         ended = ended or (str(status) if status in TERMINAL else "")
@@ -347,7 +357,7 @@ def _poll_problems(task: Followed) -> list[str]:
 def _end_problems(task: Followed) -> list[str]:
     """A completed task carries its result (content, no related-task _meta); a failed one a JSON-RPC error."""
     last, name = task.last, task.tool
-    status = last.get("status")
+    status = _status(last)
     if status == "completed":
         result = last.get("result")
         if (
@@ -381,7 +391,7 @@ def _judged(probe: ProbedServer, followed: list[Followed]) -> list[RequirementRe
     created = [p for task in followed for p in _created_problems(task)]
     polls = [p for task in made for p in _poll_problems(task)]
     ends = [p for task in made for p in _end_problems(task)]
-    ended = sorted({f"{t.tool}: {t.last.get('status')}" for t in made if t.last.get("status") in TERMINAL})
+    ended = sorted({f"{t.tool}: {t.last.get('status')}" for t in made if _status(t.last) in TERMINAL})
     verdicts = [
         verdict(CREATED, created),
         verdict(POLLED, polls),
@@ -454,7 +464,7 @@ async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[Require
     if isinstance(fresh, dict) and is_task(fresh) and isinstance(fresh.get("taskId"), str):
         problem = _ack_problem(await _task_request(probe, "tasks/cancel", fresh["taskId"]))
         problems += [f"cancelling a new {task.tool} task: {problem}"] if problem else []
-    ended = next((t for t in followed if t.last.get("status") in TERMINAL), None)
+    ended = next((t for t in followed if _status(t.last) in TERMINAL), None)
     if ended is not None and (
         problem := _ack_problem(await _task_request(probe, "tasks/cancel", ended.task_id))
     ):
@@ -469,7 +479,9 @@ async def _routing(probe: ProbedServer, followed: list[Followed]) -> list[Requir
     check = ROUTED
     if not isinstance(probe.link.channel, HttpChannel):
         return [skipped(check, SECTION, "headers are sent over HTTP only")]
-    task = followed[0]
+    task = next((each for each in followed if each.polls), None)
+    if task is None:
+        return [skipped(check, SECTION, "no task could be asked for")]
     params = {"taskId": task.task_id, "_meta": _capabilities()}
     wrong = {**routing_headers(probe.link.era, "tasks/get", params), MCP_NAME_HEADER: NO_SUCH_TASK}
     answer = await probe.link.request("tasks/get", params, headers=wrong)
