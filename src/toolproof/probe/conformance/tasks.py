@@ -6,6 +6,7 @@ methods) need no task."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,8 @@ from toolproof.probe.conformance.checks import (
 )
 from toolproof.probe.conformance.extensions import declared, named, served_only_if_declared, with_extension
 from toolproof.probe.conformance.mrtr import ANSWERS, EVERY_CAPABILITY, INPUT_REQUIRED
-from toolproof.probe.conformance.wire import Message, routing_headers
+from toolproof.probe.conformance.tool_calls import CALL_TIMEOUT_S
+from toolproof.probe.conformance.wire import Message, NoAnswer, routing_headers
 
 SECTION = "seps/2663-tasks-extension"
 NO_SUCH_TASK = "toolproof-no-such-task"
@@ -40,6 +42,7 @@ TASK_METHODS: dict[str, dict[str, Any]] = {
     "tasks/cancel": {"taskId": NO_SUCH_TASK},
 }
 REMOVED = ("tasks/result", "tasks/list")
+CALLS = itertools.count(1)
 MAX_TOOLS = 5
 FOLLOW_S = 15.0  # a task not ended by then is cancelled, and its end not judged
 MIN_POLL_S, MAX_POLL_S = 0.05, 1.0
@@ -199,31 +202,43 @@ async def _unknown_and_removed(probe: ProbedServer) -> list[RequirementResult]:
 
 
 async def _make_tasks(probe: ProbedServer) -> list[Followed]:
-    """Call each tool the probe may call (at most MAX_TOOLS) declaring the extension; follow each task."""
+    """Call each tool the probe may call (at most MAX_TOOLS; not one that left its call unanswered) declaring
+    the extension; follow each task."""
     followed = []
     tried = 0
     for tool in probe.listed.get("tools") or []:
+        name = str(tool.get("name"))
         arguments = safe_arguments(probe, tool)
-        if arguments is None or tried >= MAX_TOOLS:
+        if arguments is None or name in probe.unanswered or tried >= MAX_TOOLS:
             continue
         tried += 1
-        name = str(tool.get("name"))
         call = {"name": name, "arguments": arguments, "_meta": _capabilities()}
-        answer = await probe.link.request("tools/call", call)
-        result = answer.get("result")
+        result = await _call(probe, call)
         first = None
         if isinstance(result, dict) and result.get("resultType") == INPUT_REQUIRED:  # input before a task
             first = result
-            responses = _answers(result.get("inputRequests"))
-            retry = {**call, "inputResponses": responses}
+            retry = {**call, "inputResponses": _answers(result.get("inputRequests"))}
             if isinstance(result.get("requestState"), str):
                 retry["requestState"] = result["requestState"]
-            result = (await probe.link.request("tools/call", retry)).get("result")
+            result = await _call(probe, retry)
         if isinstance(result, dict) and is_task(result):
             task = Followed(name, arguments, result, asked_first=first)
             await _follow(probe, task)
             followed.append(task)
     return followed
+
+
+async def _call(probe: ProbedServer, params: dict[str, Any]) -> Any:
+    """The result of a tools/call, or None when it is an error or takes longer than the probe waits for a
+    tool (the call is then abandoned and the tool left out)."""
+    ident = f"toolproof-task-call-{next(CALLS)}"
+    try:
+        answer = await probe.link.request("tools/call", params, request_id=ident, timeout=CALL_TIMEOUT_S)
+    except NoAnswer:
+        await probe.link.abandon(ident, "toolproof conformance: no answer in time")
+        probe.unanswered.append(str(params["name"]))
+        return None
+    return answer.get("result")
 
 
 def _answers(requests: Any) -> dict[str, Any]:
@@ -460,7 +475,7 @@ async def _cancel(probe: ProbedServer, followed: list[Followed]) -> list[Require
     task = followed[0]
     problems = []
     call = {"name": task.tool, "arguments": task.arguments, "_meta": _capabilities()}
-    fresh = (await probe.link.request("tools/call", call)).get("result")
+    fresh = await _call(probe, call)
     if isinstance(fresh, dict) and is_task(fresh) and isinstance(fresh.get("taskId"), str):
         problem = _ack_problem(await _task_request(probe, "tasks/cancel", fresh["taskId"]))
         problems += [f"cancelling a new {task.tool} task: {problem}"] if problem else []
