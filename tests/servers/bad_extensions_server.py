@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp.server import MCPServer
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -46,6 +47,7 @@ BREAKS = {
     "cancel-envelope": "acks tasks/cancel with the task",
     "unrouted": "ignores an Mcp-Name header unlike the taskId",
     "bad-notification": "sends notifications/tasks with a status no task has",
+    "hung-task-call": "never answers slow_compute from a client that declares tasks (breaks no rule)",
     "undeclared-skills": "serves skills without declaring the extension",
     "skills-envelope": "wraps the skills settings in a config envelope",
     "no-list-hints": "answers skills/list without ttlMs and cacheScope",
@@ -77,6 +79,8 @@ class BadTasks(Tasks):
     async def intercept_tool_call(
         self, params: CallToolRequestParams, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
+        if self.mode == "hung-task-call" and params.name == "slow_compute" and declares_tasks(ctx):
+            await anyio.sleep_forever()
         if self.mode == "eager-tasks" and params.name == "slow_compute" and not declares_tasks(ctx):
             task = self.start(params)
             return {"resultType": "task", **task.wire()}

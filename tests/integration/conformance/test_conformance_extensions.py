@@ -117,6 +117,14 @@ def test_a_skill_manifest_that_is_not_markdown_warns(bad_http: str, tmp_path: Pa
     assert warned == {WARNED["plain-manifest"]}
 
 
+def test_a_tool_that_never_answers_a_task_call_is_left_out_and_the_others_are_checked(
+    bad_http: str, tmp_path: Path
+) -> None:
+    found = verdicts(report(f"{bad_http}/hung-task-call/mcp", tmp_path))
+    assert failing(found) == set()
+    assert found["an ended task carries its result or its error"] == "PASS"  # failing_job's, ...
+
+
 def test_tasks_are_followed_over_stdio_where_routing_headers_do_not_apply(tmp_path: Path) -> None:
     found = verdicts(report(f"{sys.executable} {BAD} conforming", tmp_path))
     assert failing(found) == set()
