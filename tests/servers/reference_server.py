@@ -25,6 +25,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, UserMessage
 from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
 from mcp.shared.exceptions import MCPDeprecationWarning
+from reference_extensions import EXTENSIONS, register  # the extension scenarios' fixtures
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)  # 2025-era features, on purpose
 
@@ -97,7 +98,8 @@ ENUMS_FORM: dict[str, Any] = {
     "required": [],
 }
 
-server = MCPServer("mcp-conformance-test-server", version="1.0.0", log_level="WARNING")
+server = MCPServer("mcp-conformance-test-server", version="1.0.0", log_level="WARNING", extensions=EXTENSIONS)
+register(server)
 subscriptions: set[str] = set()
 
 

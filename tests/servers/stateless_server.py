@@ -12,7 +12,7 @@ with a signed requestState, for what the client declared (elicitation or samplin
 client that declared neither; a third, `test_missing_capability`, answers -32021 (HTTP 400) to a client that
 did not declare sampling. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
 -32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
-skill, `skills/list`, its SKILL.md read with resources/read).
+skill, `skills/list` and `skills/get`, its SKILL.md read with resources/read).
 """
 
 from __future__ import annotations
@@ -163,12 +163,20 @@ class Server:
             return complete({"contents": [], **HINTS})
         return 400, {"error": {"code": -32602, "message": f"Resource not found: {uri}", "data": {"uri": uri}}}
 
-    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def skill(self) -> dict[str, Any]:
         content = SKILL_MD.encode() + (b"!" if self.mode == "wrong-digest" else b"")
         digest = "sha256:" + hashlib.sha256(content).hexdigest()
         files = [{"uri": SKILL_URI, "digest": digest, "size": len(SKILL_MD.encode())}]
         frontmatter = {"name": "greeting", "description": "Greets people."}
-        return complete({"skills": [{"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}]})
+        return {"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}
+
+    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return complete({"skills": [self.skill()], **HINTS})
+
+    def do_skills_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if params.get("uri") != SKILL_URI:
+            return 400, {"error": {"code": -32602, "message": f"No skill at {params.get('uri')}"}}
+        return complete({"skill": self.skill(), **HINTS})
 
     def do_tasks_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if TASKS not in (declared.get("extensions") or {}):
