@@ -12,11 +12,12 @@ import mcp_types as types
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
+from toolproof.mcp.tasks import TASKS_EXTENSION
 from toolproof.probe.conformance.checks import RequirementResult, failed, passed, skipped, timed
-from toolproof.probe.conformance.extensions import NO_SUCH_TASK, TASKS
 from toolproof.probe.conformance.modern_http import Exchange, exchange
 from toolproof.probe.conformance.mrtr import EVERY_CAPABILITY, INPUT_REQUIRED
 from toolproof.probe.conformance.stateless import STATELESS, cited
+from toolproof.probe.conformance.tasks import NO_SUCH_TASK
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope
 
 CHECK = "a missing client capability (-32021) is HTTP 400"
@@ -50,7 +51,7 @@ async def _refusals(client: httpx2.AsyncClient, url: str) -> list[tuple[str, Exc
     discovered = await exchange(client, url, "server/discover")
     capabilities = (discovered.message.get("result") or {}).get("capabilities") or {}
     made: list[tuple[str, Exchange]] = []
-    if TASKS in (capabilities.get("extensions") or {}):
+    if TASKS_EXTENSION in (capabilities.get("extensions") or {}):
         made.append(("tasks/get", await exchange(client, url, "tasks/get", {"taskId": NO_SUCH_TASK})))
     if "tools" in capabilities and (name := await _asking_tool(client, url)) is not None:
         call = {"name": name, "arguments": {}}
