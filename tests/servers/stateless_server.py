@@ -6,12 +6,13 @@ once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The w
 the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers against the body (-32020, HTTP 400) and the
 version (-32022 with the supported list, HTTP 400); answers server/discover, tools/list, tools/call,
 resources/list, resources/templates/list, resources/read and prompts/list (none) with cache hints;
--32601 (HTTP 404) for anything else. Its two tools that ask for input (read-only, no argument) carry the names
-of the official suite's fixtures, so both suites exercise them: each asks, through an input_required result
-with a signed requestState, for what the client declared (elicitation or sampling), and answers -32021 to a
-client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
--32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
-skill, `skills/list`, its SKILL.md read with resources/read).
+-32601 (HTTP 404) for anything else. Its three tools that ask for input (read-only, no argument) carry the
+names of the official suite's fixtures, so both suites exercise them: each asks, through an input_required
+result with a signed requestState, for what the client declared (elicitation or sampling), again while the
+answer is missing or malformed, and answers -32021 to a client that declared neither. It declares two
+extensions: tasks (tasks/get, tasks/update and tasks/cancel, -32021 to a client that did not declare the
+extension, -32602 for a task it does not have) and skills (one skill, `skills/list`, its SKILL.md read with
+resources/read).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ MODES = ("conforming", *BREAKS)
 KEY = secrets.token_bytes(32)
 HINTS = {"ttlMs": 60000, "cacheScope": "public"}
 RESOURCE = {"uri": "memo://greeting", "name": "greeting", "mimeType": "text/plain"}
+ASKING = (
+    "test_input_required_result_elicitation",
+    "test_input_required_result_tampered_state",
+    "test_input_required_result_capabilities",
+)
 TOOLS = [
     {
         "name": "count",
@@ -66,7 +72,7 @@ TOOLS = [
             "inputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": True},
         }
-        for name in ("test_input_required_result_tampered_state", "test_input_required_result_capabilities")
+        for name in ASKING
     ),
     {
         "name": "echo",
@@ -178,14 +184,19 @@ class Server:
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
         if name == "echo":
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
-        if str(name).startswith("test_input_required_result_"):
+        if name in ASKING:
             return self.confirm(params, declared)
         return 400, {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
 
     def confirm(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Ask (elicitation, else sampling, else -32021) until the answer comes; then check the requestState,
+        when one is echoed, and complete."""
         state, responses = params.get("requestState"), params.get("inputResponses")
-        if state is None:
-            if self.mode == "undeclared-capability" or "elicitation" in declared:
+        elicit = self.mode == "undeclared-capability" or "elicitation" in declared
+        key = "user_name" if elicit else "question"
+        said = responses.get(key) if isinstance(responses, dict) else None
+        if not isinstance(said, dict):  # the first call, or the answer is missing or malformed: ask
+            if elicit:
                 ask = {
                     "method": "elicitation/create",
                     "params": {"message": "Sure?", "requestedSchema": SCHEMA},
@@ -196,11 +207,10 @@ class Server:
             else:
                 data = {"requiredCapabilities": {"elicitation": {}}}
                 return 400, {"error": {"code": -32021, "message": "elicitation is required", "data": data}}
-            result = {"resultType": "input_required", "inputRequests": {"ok": ask}, "requestState": sign("1")}
+            result = {"resultType": "input_required", "inputRequests": {key: ask}, "requestState": sign("1")}
             return 200, {"result": result}
-        if self.mode != "tampered-state" and not verified(str(state)):
+        if state is not None and self.mode != "tampered-state" and not verified(str(state)):
             return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
-        said = (responses or {}).get("ok") or {}
         return complete({"content": [{"type": "text", "text": f"confirmed: {said.get('action')}"}]})
 
 
