@@ -3,16 +3,16 @@ the one rule its mode breaks.
 
 Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
 once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
-the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers against the body (-32020, HTTP 400) and the
-version (-32022 with the supported list, HTTP 400); answers server/discover, tools/list, tools/call,
-resources/list, resources/templates/list, resources/read and prompts/list (none) with cache hints;
--32601 (HTTP 404) for anything else. Its three tools that ask for input (read-only, no argument) carry the
-names of the official suite's fixtures, so both suites exercise them: each asks, through an input_required
-result with a signed requestState, for what the client declared (elicitation or sampling), again while the
-answer is missing or malformed, and answers -32021 to a client that declared neither. It declares two
-extensions: tasks (tasks/get, tasks/update and tasks/cancel, -32021 to a client that did not declare the
-extension, -32602 for a task it does not have) and skills (one skill, `skills/list`, its SKILL.md read with
-resources/read).
+Host and Origin (HTTP 403 for a foreign one), the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers
+against the body (-32020, HTTP 400) and the version (-32022 with the supported list, HTTP 400); answers
+server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read and
+prompts/list (none) with cache hints; -32601 (HTTP 404) for anything else. Its three tools that ask for input
+(read-only, no argument) carry the names of the official suite's fixtures, so both suites exercise them: each
+asks, through an input_required result with a signed requestState, for what the client declared (elicitation
+or sampling), again while the answer is missing or malformed, and answers -32021 to a client that declared
+neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel, -32021 to a client that
+did not declare the extension, -32602 for a task it does not have) and skills (one skill, `skills/list`, its
+SKILL.md read with resources/read).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import secrets
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 ERA = "2026-07-28"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -240,6 +241,12 @@ def verified(state: str) -> bool:
 SERVERS = {mode: Server(mode) for mode in MODES}
 
 
+def local(host: str | None) -> bool:
+    """Whether a Host (or an Origin's host and port) is this machine's, or absent."""
+    name = urlsplit(f"//{host}").hostname if host else None
+    return name is None or name in ("localhost", "127.0.0.1", "::1")
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -261,6 +268,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(404, None, "")
             return
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if not local(self.headers.get("Host")) or not local(urlsplit(self.headers.get("Origin", "")).netloc):
+            self._send(403, None, mode)  # a foreign Host or Origin: DNS rebinding
+            return
         if "id" not in body:
             self._send(202, None, mode)
             return

@@ -41,7 +41,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
     "roots/list": {"roots": []},
 }
 FILLERS: dict[str, Any] = {"string": "toolproof", "integer": 1, "number": 1, "boolean": True}
-MAX_ASKS = 20  # tools and prompts asked, at most
+MAX_ASKS = 20  # tools asked, at most, and prompts
 MAX_ROUNDS = 4  # retries of one request before it must have completed
 TAMPERED = "-TAMPERED"
 IDS = itertools.count(1)
@@ -130,21 +130,21 @@ async def _ask(probe: ProbedServer, method: str, params: dict[str, Any]) -> dict
 
 
 async def _asking(probe: ProbedServer) -> list[Asking]:
-    """The tools and prompts the probe may call that ask for input when the client declares everything."""
-    candidates: list[tuple[str, dict[str, Any]]] = []
-    for tool in probe.listed.get("tools") or []:
-        arguments = safe_arguments(probe, tool)
-        if arguments is not None:
-            candidates.append(("tools/call", {"name": str(tool.get("name")), "arguments": arguments}))
-    for prompt in probe.listed.get("prompts") or []:
-        name = str(prompt.get("name"))
-        required = any(isinstance(a, dict) and a.get("required") for a in prompt.get("arguments") or [])
-        if name in probe.inputs.prompts or not required:
-            candidates.append(
-                ("prompts/get", {"name": name, "arguments": probe.inputs.prompts.get(name, {})})
-            )
+    """The tools and prompts the probe may call (at most MAX_ASKS of each) that ask for input when the client
+    declares everything."""
+    tools = [
+        ("tools/call", {"name": str(tool.get("name")), "arguments": arguments})
+        for tool in probe.listed.get("tools") or []
+        if (arguments := safe_arguments(probe, tool)) is not None
+    ]
+    prompts = [
+        ("prompts/get", {"name": name, "arguments": probe.inputs.prompts.get(name, {})})
+        for prompt in probe.listed.get("prompts") or []
+        if (name := str(prompt.get("name"))) in probe.inputs.prompts
+        or not any(isinstance(a, dict) and a.get("required") for a in prompt.get("arguments") or [])
+    ]
     found = []
-    for method, params in candidates[:MAX_ASKS]:
+    for method, params in tools[:MAX_ASKS] + prompts[:MAX_ASKS]:
         answer = await _ask(probe, method, _with(params, EVERY_CAPABILITY))
         if answer is not None and asks(answer):
             found.append(Asking(method, params, answer["result"]))
