@@ -4,22 +4,25 @@ the one rule its mode breaks.
 Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
 once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
 Host and Origin (HTTP 403 for a foreign one), the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers
-against the body (-32020, HTTP 400) and the version (-32022 with the supported list, HTTP 400); answers
-server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read and
-prompts/list (none) with cache hints; -32601 (HTTP 404) for anything else. Its three tools that ask for input
-(read-only, no argument) carry the names of the official suite's fixtures, so both suites exercise them: each
-asks, through an input_required result with a signed requestState, for what the client declared (elicitation
-or sampling), again while the answer is missing or malformed, and answers -32021 to a client that declared
-neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel, -32021 to a client that
-did not declare the extension, -32602 for a task it does not have) and skills (one skill, `skills/list`, its
-SKILL.md read with resources/read).
+against the body (-32020, HTTP 400; Mcp-Param-Region too) and the version (-32022 with the supported list,
+HTTP 400); answers server/discover, tools/list, tools/call, resources/list, resources/templates/list,
+resources/read and prompts/list (none) with cache hints; -32601 (HTTP 404) for anything else. Its three tools
+that ask for input (read-only, no argument) carry the names of the official suite's fixtures, so both suites
+exercise them: each asks, through an input_required result with a signed requestState, for what the client
+declared (elicitation or sampling), again while the answer is missing or malformed, and answers -32021 to a
+client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
+-32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
+skill, `skills/list`, its SKILL.md read with resources/read).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,6 +43,7 @@ BREAKS = {
     "undeclared-capability": "asks for elicitation from a client that did not declare it",
     "undeclared-tasks": "serves tasks without declaring the tasks extension",
     "wrong-digest": "lists a skill file whose digest does not match its content",
+    "unchecked-params": "never compares the Mcp-Param-Region header with the region it mirrors",
 }
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
@@ -76,6 +80,16 @@ TOOLS = [
         for name in ASKING
     ),
     {
+        "name": "lookup",
+        "description": "Looks a region up.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+            "required": ["region"],
+        },
+        "annotations": {"readOnlyHint": True},
+    },
+    {
         "name": "echo",
         "description": "Says the text back.",
         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
@@ -108,6 +122,9 @@ class Server:
                 key = NAMED.get(str(method))
                 if key is not None and headers.get("mcp-name") != params.get(key):
                     return 400, error(ident, -32020, "Mcp-Name does not match the body")
+            problem = param_problem(params, headers) if self.mode != "unchecked-params" else None
+            if method == "tools/call" and problem:
+                return 400, error(ident, -32020, problem)
         if meta[VERSION_KEY] != ERA:
             if self.mode == "wrong-codes":
                 return 400, error(ident, -32602, "unsupported version")
@@ -183,6 +200,8 @@ class Server:
             return 400, {"error": {"code": -32602, "message": "arguments must be an object"}}
         if name == "count":
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
+        if name == "lookup":
+            return complete({"content": [{"type": "text", "text": f"found {arguments.get('region')}"}]})
         if name == "echo":
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
         if name in ASKING:
@@ -216,6 +235,23 @@ class Server:
 
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def param_problem(params: dict[str, Any], headers: dict[str, str]) -> str | None:
+    """What is wrong with the Mcp-Param-Region header of a call of `lookup` (SEP-2243), if anything: it must
+    carry the region, as it is or Base64-wrapped (=?base64?...?=)."""
+    region = (params.get("arguments") or {}).get("region") if params.get("name") == "lookup" else None
+    sent = headers.get("mcp-param-region")
+    if region is None:
+        return None
+    if sent is None:
+        return "no Mcp-Param-Region header for the region"
+    if wrapped := re.fullmatch(r"=\?base64\?(.*)\?=", sent):
+        try:
+            sent = base64.b64decode(wrapped[1], validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return "Mcp-Param-Region is not valid Base64"
+    return None if sent == region else "Mcp-Param-Region does not match the region"
 
 
 def complete(result: dict[str, Any]) -> tuple[int, dict[str, Any]]:

@@ -42,6 +42,7 @@ BROKEN = {
     "undeclared-capability": "input requested only for declared capabilities",
     "undeclared-tasks": "tasks served only with the extension declared",
     "wrong-digest": "skill files match their digests and sizes",
+    "unchecked-params": "Mcp-Param headers are validated against the arguments",
 }
 # The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
 SCENARIOS = {
@@ -53,6 +54,7 @@ SCENARIOS = {
     "tampered-state": "input-required-result-tampered-state",
     "undeclared-capability": "input-required-result-capability-check",
     "undeclared-tasks": "tasks-capability-negotiation",
+    "unchecked-params": "http-custom-header-server-validation",
 }
 # A check the official suite could not make: its word for a missing fixture tool, the error calling one, or
 # (an input_required scenario on prompts/get) the error for a method the server does not serve
