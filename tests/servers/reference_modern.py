@@ -47,6 +47,7 @@ def sample(question: str) -> dict[str, Any]:
 
 
 ROOTS: dict[str, Any] = {"method": "roots/list", "params": {}}
+CONFIRM = {"confirm": elicit("Please confirm", CONFIRM_FORM)}
 
 
 def modern(ctx: Context) -> bool:
@@ -94,6 +95,16 @@ async def asking(
     return ask(requests, state)
 
 
+async def announce(ctx: Context, kind: str) -> list[types.ContentBlock]:
+    """Tell the client that the list of `kind` (tool or prompt) changed: on its listen streams (2026-07-28),
+    else as a notification."""
+    if modern(ctx):
+        await getattr(ctx, f"notify_{kind}s_changed")()
+    else:
+        await getattr(ctx.session, f"send_{kind}_list_changed")()
+    return text(f"{kind.capitalize()} list change announced.")
+
+
 def register(server: MCPServer) -> None:
     """Add the 2026-07-28 fixtures to `server`."""
 
@@ -114,8 +125,7 @@ def register(server: MCPServer) -> None:
 
     @server.tool(description="Asks with a requestState it checks on the retry (SEP-2322)")
     async def test_input_required_result_request_state(ctx: Context) -> Asked:
-        requests = {"confirm": elicit("Please confirm", CONFIRM_FORM)}
-        return await asking(ctx, requests, "state-ok: the requestState came back intact", "awaiting-confirm")
+        return await asking(ctx, CONFIRM, "state-ok: the requestState came back intact", "awaiting-confirm")
 
     @server.tool(description="Asks for elicitation, sampling and roots at once (SEP-2322)")
     async def test_input_required_result_multiple_inputs(ctx: Context) -> Asked:
@@ -139,8 +149,7 @@ def register(server: MCPServer) -> None:
 
     @server.tool(description="Asks with an integrity-protected requestState (SEP-2322)")
     async def test_input_required_result_tampered_state(ctx: Context) -> Asked:
-        requests = {"confirm": elicit("Please confirm", CONFIRM_FORM)}
-        return await asking(ctx, requests, "Confirmed.", "signed-state")
+        return await asking(ctx, CONFIRM, "Confirmed.", "signed-state")
 
     @server.tool(description="Asks only for what the client declared: sampling, else elicitation (SEP-2322)")
     async def test_input_required_result_capabilities(ctx: Context) -> Asked:
@@ -179,19 +188,11 @@ def register(server: MCPServer) -> None:
 
     @server.tool(description="Announces a changed tool list")
     async def test_trigger_tool_change(ctx: Context) -> list[types.ContentBlock]:
-        if modern(ctx):
-            await ctx.notify_tools_changed()
-        else:
-            await ctx.session.send_tool_list_changed()
-        return text("Tool list change announced.")
+        return await announce(ctx, "tool")
 
     @server.tool(description="Announces a changed prompt list")
     async def test_trigger_prompt_change(ctx: Context) -> list[types.ContentBlock]:
-        if modern(ctx):
-            await ctx.notify_prompts_changed()
-        else:
-            await ctx.session.send_prompt_list_changed()
-        return text("Prompt list change announced.")
+        return await announce(ctx, "prompt")
 
     @server.tool(description="Tests the Mcp-Param-Region header that mirrors its region argument (SEP-2243)")
     def test_custom_headers(region: str) -> str:
