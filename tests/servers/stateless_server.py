@@ -44,6 +44,8 @@ BREAKS = {
     "undeclared-tasks": "serves tasks without declaring the tasks extension",
     "wrong-digest": "lists a skill file whose digest does not match its content",
     "unchecked-params": "never compares the Mcp-Param-Region header with the region it mirrors",
+    "never-completes": "asks for input again however it is answered",
+    "input-on-list": "answers tools/list with an input_required result to a client that declared elicitation",
 }
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
@@ -146,6 +148,9 @@ class Server:
 
     def do_tools_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.listings += 1
+        if self.mode == "input-on-list" and "elicitation" in declared:
+            ask = {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": SCHEMA}}
+            return 200, {"result": {"resultType": "input_required", "inputRequests": {"which": ask}}}
         tools = TOOLS[::-1] if self.mode == "shuffled-tools" and self.listings % 2 == 0 else TOOLS
         hints = {} if self.mode == "no-cache-hints" else HINTS
         return complete({"tools": tools, **hints})
@@ -209,13 +214,15 @@ class Server:
         return 400, {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
 
     def confirm(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Ask (elicitation, else sampling, else -32021) until the answer comes; then check the requestState,
-        when one is echoed, and complete."""
+        """Refuse a requestState that fails its check; ask (elicitation, else sampling, else -32021) until the
+        answer comes; then complete."""
         state, responses = params.get("requestState"), params.get("inputResponses")
+        if state is not None and self.mode != "tampered-state" and not verified(str(state)):
+            return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
         elicit = self.mode == "undeclared-capability" or "elicitation" in declared
         key = "user_name" if elicit else "question"
         said = responses.get(key) if isinstance(responses, dict) else None
-        if not isinstance(said, dict):  # the first call, or the answer is missing or malformed: ask
+        if not isinstance(said, dict) or self.mode == "never-completes":  # no (or a malformed) answer: ask
             if elicit:
                 ask = {
                     "method": "elicitation/create",
@@ -229,8 +236,6 @@ class Server:
                 return 400, {"error": {"code": -32021, "message": "elicitation is required", "data": data}}
             result = {"resultType": "input_required", "inputRequests": {key: ask}, "requestState": sign("1")}
             return 200, {"result": result}
-        if state is not None and self.mode != "tampered-state" and not verified(str(state)):
-            return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
         return complete({"content": [{"type": "text", "text": f"confirmed: {said.get('action')}"}]})
 
 

@@ -43,6 +43,8 @@ BROKEN = {
     "undeclared-tasks": "tasks served only with the extension declared",
     "wrong-digest": "skill files match their digests and sizes",
     "unchecked-params": "Mcp-Param headers are validated against the arguments",
+    "never-completes": "a retry with the answers completes",
+    "input-on-list": "input_required only on tools/call, prompts/get and resources/read",
 }
 # The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
 SCENARIOS = {
@@ -55,6 +57,8 @@ SCENARIOS = {
     "undeclared-capability": "input-required-result-capability-check",
     "undeclared-tasks": "tasks-capability-negotiation",
     "unchecked-params": "http-custom-header-server-validation",
+    "never-completes": "input-required-result-basic-elicitation",
+    "input-on-list": "input-required-result-unsupported-methods",
 }
 # A check the official suite could not make: its word for a missing fixture tool, the error calling one, or
 # (an input_required scenario on prompts/get) the error for a method the server does not serve
