@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -23,7 +24,7 @@ from toolproof.model.result import Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance import probe_server
 from toolproof.probe.conformance.checks import RequirementResult
-from toolproof.probe.conformance.wire import MODERN_ERA
+from toolproof.probe.conformance.wire import MODERN_ERA, open_link
 
 STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
 REFERENCE = ROOT / "tests" / "servers" / "reference_server.py"
@@ -145,6 +146,22 @@ def test_a_both_era_server_is_probed_in_each_era_with_the_cross_era_diff(tmp_pat
         "prompts listed the same in both eras",
         "features declared the same in both eras",
     }
+
+
+def test_the_probe_mirrors_a_listed_tools_x_mcp_header_arguments_in_mcp_param_headers(
+    reference_http: str,
+) -> None:
+    async def call() -> tuple[dict[str, Any], dict[str, Any]]:
+        spec = ConnectSpec(transport=Transport.HTTP, url=reference_http, request_timeout=10)
+        params = {"name": "test_custom_headers", "arguments": {"region": "us west 1 é"}}
+        async with open_link(spec, MODERN_ERA) as link:
+            unlisted = await link.request("tools/call", params)  # before tools/list: no Mcp-Param-Region
+            await link.request("tools/list", {})
+            return unlisted, await link.request("tools/call", params)
+
+    unlisted, listed = anyio.run(call)
+    assert unlisted["error"]["code"] == -32020
+    assert listed["result"]["content"] == [{"type": "text", "text": "Looked in us west 1 é."}]
 
 
 # --- side by side with the official suite -----------------------------------------------------------------
