@@ -17,7 +17,7 @@ from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.modern import SITE, SPEC_2026, run_modern_checks
-from toolproof.probe.conformance.modern_http import modern_http_checks
+from toolproof.probe.conformance.modern_transport import transport_checks
 from toolproof.probe.conformance.official import cited, official
 from toolproof.probe.conformance.steps import run_checks
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
@@ -57,7 +57,7 @@ async def probe_server(
                 finally:
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
-            verdicts += await (modern_http_checks if modern else http_checks)(spec)
+            verdicts += await (transport_checks(spec, inputs) if modern else http_checks(spec))
             if modern:
                 verdicts += await missing_capability_status(spec)
         return probed

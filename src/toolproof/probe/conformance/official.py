@@ -48,9 +48,7 @@ OFFICIAL: dict[str, tuple[Scenario, ...]] = {
     "resources/list pages": (same("resources-list"),),
     "prompts/list pages": (same("prompts-list"),),
     "tool schemas are valid JSON Schema": (
-        Scenario(
-            "json-schema-2020-12", ("json-schema-2020-12-$schema", "json-schema-2020-12-$defs"), (STABLE,)
-        ),
+        Scenario("json-schema-2020-12", ("json-schema-2020-12-$schema", "json-schema-2020-12-$defs")),
     ),
     "text content is well-formed": (same("tools-call-simple-text"),),
     "image content is well-formed": (same("tools-call-image"),),
@@ -101,7 +99,7 @@ OFFICIAL: dict[str, tuple[Scenario, ...]] = {
         Scenario("server-initialize", ("server-session-id-visible-ascii",), (ALPHA,)),
     ),
     "SSE priming event (SEP-1699)": (
-        Scenario("server-sse-polling", ("server-sse-priming-event", "server-sse-retry-field"), (STABLE,)),
+        Scenario("server-sse-polling", ("server-sse-priming-event", "server-sse-retry-field")),
     ),
     "several POST streams at once": (
         Scenario(
