@@ -484,8 +484,6 @@ def check_traces(
     `select`, `last_failed`, `failed_first`, `maxfail`, `shard`: as `toolproof run`'s -k, --lf, --ff,
     --maxfail and --shard (`load/collect.py`).
     """
-    import anyio
-
     from toolproof.load import LoadError
     from toolproof.run.trace_inputs import read_runs, recorded_run, time_zone, when
     from toolproof.run.trace_suite import Clocks, check_suite, has_judge, pair
@@ -515,18 +513,14 @@ def check_traces(
     given = reports or Reports()
     events = replace(given, sharded=sharded).sink((), sink)
 
-    async def main() -> list[CaseResult]:
-        clocks = Clocks(zone, moment)
-        return await check_suite(
-            collected.items,
-            lambda case: runs_of[id(case)],
-            clocks,
-            by_case=by_case,
-            sink=events,
-            maxfail=chosen.maxfail,
-        )
-
-    results = anyio.run(main)
+    results = check_suite(
+        collected.items,
+        lambda case: runs_of[id(case)],
+        Clocks(zone, moment),
+        by_case=by_case,
+        sink=events,
+        maxfail=chosen.maxfail,
+    )
     unchecked = not any(runs_of[id(case)] and case.all_assertions() for case in loaded if not case.skip)
     return SuiteResult(
         tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded, gate=given.gate

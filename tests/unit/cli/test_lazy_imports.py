@@ -1,5 +1,6 @@
 """A one-case `check` loads only what its cases use: no MCP SDK, HTTP client, JSON Schema validator, regex
-engine, JSONPath, rich (plain output), server case model, server observation or other command; and it builds
+engine, JSONPath, rich (plain output), event loop (nothing waits), server case model, server observation or
+other command; and it builds
 the validators of the pydantic models it makes, no other."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ PROBE = """
 import sys
 from toolproof.cli import main
 status = main(sys.argv[1:])
-heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
+heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich", "anyio",
+         "asyncio"}
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
        "toolproof.sources.traces.mibo", "toolproof.cli.run", "toolproof.model.observation",
        "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib",
