@@ -247,6 +247,8 @@ def test_node_checks_and_scopes() -> None:
             "a matcher has one of",
             None,
         ),
+        ({"prompt": "a", "system": 5}, "system", "must be a string, got a number (5)", None),
+        ({"prompt": "a", "context": {1: "x"}}, "context[1]", "a variable's name must be a string", None),
     ],
 )
 def test_load_errors(data: dict[str, Any], field: str, message: str, hint: str | None) -> None:

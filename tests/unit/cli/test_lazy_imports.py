@@ -75,11 +75,13 @@ def test_one_case_check_builds_only_the_models_it_makes() -> None:
     )
     assert done.returncode == 0, done.stderr
     built = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
-    # the case, its run and its verdicts; never the server, target or observation models it does not make
-    assert {"toolproof.model.scenario.AgentCase", "toolproof.model.transcript.Transcript"} <= built
+    # its checks, its run and its verdicts; never the server, target or observation models it does not make,
+    # nor the case's own validator (which would build every kind of check): the reader checked its parts
+    assert {"toolproof.model.scenario.CallCheck", "toolproof.model.transcript.Transcript"} <= built
     assert "toolproof.model.result.CaseResult" in built
     unused = {name for name in built if name.split(".")[2] in ("observation", "target", "server_config")}
     assert not unused
+    assert not {"toolproof.model.scenario.AgentCase", "toolproof.model.scenario.AgentTurn"} & built
     assert "toolproof.model.result.Failure" not in built  # every check passed: no failure was made
 
 
