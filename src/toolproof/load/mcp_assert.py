@@ -67,7 +67,7 @@ def default_name(document: Document) -> str:
 
 
 class _Trajectory(BaseModel):
-    """The `trajectory:` list as mcp-assert writes it (its validator built for a file with a trajectory only)."""
+    """The `trajectory:` list as mcp-assert writes it (validator built for a file with a trajectory only)."""
 
     model_config = ConfigDict(defer_build=True)
 
