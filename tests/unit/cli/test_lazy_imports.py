@@ -23,7 +23,8 @@ heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_r
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
        "toolproof.sources.traces.mibo", "toolproof.cli.run", "toolproof.model.observation",
        "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib",
-       "toolproof.run.side_by_side", "toolproof.mcp.process"}
+       "toolproof.run.side_by_side", "toolproof.mcp.process", "toolproof.api.audit",
+       "toolproof.api.authoring", "toolproof.api.lint", "toolproof.api.fuzz", "toolproof.api.conformance"}
 print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
@@ -113,3 +114,17 @@ def test_coloured_output_loads_rich() -> None:
     args = ("check", str(STARTUP / "one_case.yaml"), "--trace", str(STARTUP / "refund.transcript.json"))
     _, loaded = _loaded(*args, env={"FORCE_COLOR": "1"})
     assert "rich" in loaded
+
+
+CALLS = """
+import inspect, sys
+from toolproof.api.lint import LintResult  # the module named like its call, imported first
+import toolproof.api as api
+from toolproof.api import lint, snapshot
+print(inspect.isfunction(api.lint), lint is api.lint, inspect.isfunction(snapshot), "fuzz" in dir(api))
+"""
+
+
+def test_the_api_calls_load_on_first_use_and_are_always_the_calls() -> None:
+    done = subprocess.run([sys.executable, "-c", CALLS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["True", "True", "True", "True"], done.stderr
