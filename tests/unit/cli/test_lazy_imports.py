@@ -76,13 +76,14 @@ def test_one_case_check_builds_only_the_models_it_makes() -> None:
     )
     assert done.returncode == 0, done.stderr
     built = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
-    # its checks, its run and its verdicts; never the server, target or observation models it does not make,
-    # nor the case's own validator (which would build every kind of check): the reader checked its parts
-    assert {"toolproof.model.scenario.CallCheck", "toolproof.model.transcript.Transcript"} <= built
-    assert "toolproof.model.result.CaseResult" in built
+    # its run and its verdicts; never the server, target or observation models it does not make, nor the
+    # validators of its case and checks (a case's builds every kind of check, a call check's every kind of
+    # matcher): the reader checked and typed their fields
+    assert {"toolproof.model.transcript.Transcript", "toolproof.model.result.CaseResult"} <= built
     unused = {name for name in built if name.split(".")[2] in ("observation", "target", "server_config")}
     assert not unused
-    assert not {"toolproof.model.scenario.AgentCase", "toolproof.model.scenario.AgentTurn"} & built
+    assembled = {f"toolproof.model.scenario.{name}" for name in ("AgentCase", "AgentTurn", "CallCheck")}
+    assert not assembled & built
     assert "toolproof.model.result.Failure" not in built  # every check passed: no failure was made
 
 
