@@ -114,6 +114,29 @@ def run_guarded(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
         reap_strays()
 
 
+def preload(*modules: str) -> Callable[[], Awaitable[None]]:
+    """Import `modules` in a worker thread started now, so they load while a server boots; the returned
+    function waits, off the event loop, until they have."""
+    import importlib
+    import threading
+
+    def load() -> None:
+        for module in modules:
+            importlib.import_module(module)
+
+    loading = threading.Thread(target=load, name="toolproof-preload", daemon=True)
+    loading.start()
+
+    async def loaded() -> None:
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(loading.join)
+        for module in modules:  # a module that failed to import raises here, where it is used
+            importlib.import_module(module)
+
+    return loaded
+
+
 def unreached(spec: ConnectSpec, error: RequestFailed) -> Unreached:
     """The server `spec` names could not be started, reached or listed, as `error` says."""
     from toolproof.probe.scan.run import Unreached

@@ -35,15 +35,18 @@ COMMON_DIFFERENCES = (
 
 
 def add_server_options(
-    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True
+    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True, several: bool = False
 ) -> None:
-    """--server, --transport, --headers, --timeout, and with `reports` the report options."""
+    """--server (with `several`, repeatable: a list), --transport, --headers, --timeout, and with `reports`
+    the report options."""
     parser.add_argument(
         "--server",
         required=required,
+        action="append" if several else "store",
         metavar="CMD|URL",
         help='the server: a command, split as a shell would but run without one (e.g. "npx -y '
-        '@modelcontextprotocol/server-memory"), or the URL of a running server',
+        '@modelcontextprotocol/server-memory"), or the URL of a running server'
+        + ("; repeat it to probe several servers side by side, each as if alone" if several else ""),
     )
     parser.add_argument(
         "--transport",
@@ -79,6 +82,11 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         timeout=args.timeout,
         protocol=args.protocol,
     )
+
+
+def connect_specs(args: argparse.Namespace) -> list[ConnectSpec]:
+    """The spec of each repeated --server, with the other server options; raises UsageError."""
+    return [connect_spec(argparse.Namespace(**{**vars(args), "server": server})) for server in args.server]
 
 
 def usage(name: str, message: str) -> int:
@@ -123,6 +131,10 @@ def probe_status(name: str, result: ProbeResult) -> int:
     that a signal stopped the probe."""
     from toolproof.cli.outcome import exit_status
 
-    if result.unreached is not None:
-        return cannot_connect(name, result.unreached.message, result.unreached.stderr)
-    return exit_status(f"toolproof {name}", result)
+    if result.unreached is None:
+        return exit_status(f"toolproof {name}", result)
+    several = result.also_unreached or result.results
+    for server in (result.unreached, *result.also_unreached):
+        message = f"{server.server}: {server.message}" if several else server.message
+        cannot_connect(name, message, server.stderr)
+    return exit_status(f"toolproof {name}", result) if result.stopped_by is not None else EXIT_CONNECTION
