@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.probe.audit import ToolAudit
+    from toolproof.probe.scan.run import Unreached
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,6 @@ def audit(
     (exit status 2); a stop signal ends the audit and the tools audited so far are reported, with 128 + N."""
     from toolproof.api.probes import run_guarded, server_secrets, source_path, unreached
     from toolproof.mcp.errors import RequestFailed
-    from toolproof.probe.scan.run import Unreached
     from toolproof.probe.side_by_side import ServerOrder, each_server
     from toolproof.run.interrupt import Interrupted
 
