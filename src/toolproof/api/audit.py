@@ -64,7 +64,9 @@ def audit(
     if output is not None and len(specs) > 1:
         raise UsageError("--output writes the cases of one server: give one --server")
     secrets = set().union(*(server_secrets(each) for each in specs))
-    events = (reports or Reports()).sink(secrets, sink)
+    reports = reports or Reports()
+    events = reports.sink(secrets, sink)
+    last = _last_durations(reports, [str(source_path(each)) for each in specs])
     stream = RunStream(events, f"toolproof audit {', '.join(str(source_path(each)) for each in specs)}")
     started = time.perf_counter()
     audits: list[list[ToolAudit]] = [[] for _ in specs]  # filled as each tool is audited (kept on a stop)
@@ -81,7 +83,7 @@ def audit(
     async def one(index: int) -> None:
         add = functools.partial(order.add, index)
         try:
-            await _audit(specs[index], include_writes, jobs, start, add, audits[index])
+            await _audit(specs[index], include_writes, jobs, start, add, audits[index], last[index])
         except RequestFailed as error:
             lost[index] = unreached(specs[index], error)
         finally:
@@ -113,10 +115,11 @@ async def _audit(
     start: Callable[[int], None],
     add: Callable[[CaseResult], None],
     audits: list[ToolAudit],
+    last: dict[str, float],
 ) -> None:
-    """Audit the tools, up to `jobs` calls at once, into `audits`: `start(tools)` once they are listed, then
-    `add` each tool's result in tool order as soon as it and every tool before it are done;
-    `RequestFailed` when tools/list fails.
+    """Audit the tools, up to `jobs` calls at once (the slow ones of `last` first), into `audits`:
+    `start(tools)` once they are listed, then `add` each tool's result in tool order as soon as it and
+    every tool before it are done; `RequestFailed` when tools/list fails.
 
     Stray stdout lines go on the first tool reported after they appeared: those of the start and
     tools/list on the first tool; with calls in flight together the tool that caused a line cannot be
@@ -148,7 +151,24 @@ async def _audit(
                     result = result.model_copy(update={"warnings": (*result.warnings, stray)})
                 add(result)
 
-        await audit_tools(prober, tools, include_writes=include_writes, jobs=jobs, done=done)
+        await audit_tools(prober, tools, include_writes=include_writes, jobs=jobs, done=done, last=last)
+
+
+def _last_durations(reports: Reports, sources: list[str]) -> list[dict[str, float]]:
+    """Each server's tools' seconds when last audited (recorded under `reports.state_dir`), by tool."""
+    if reports.state_dir is None:
+        return [{} for _ in sources]
+    from toolproof.report.timings import last_durations
+
+    recorded = last_durations(Path(reports.state_dir))
+    return [
+        {
+            node.removeprefix(f"{source}::"): took
+            for node, took in recorded.items()
+            if node.startswith(f"{source}::")
+        }
+        for source in sources
+    ]
 
 
 def _write_cases(directory: Path, audits: list[ToolAudit], spec: ConnectSpec) -> list[Path]:

@@ -3,12 +3,14 @@ when probed alone, reported server by server in the order given."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.integration.probe.conftest import ROOT, Probed, target
 
 MISBEHAVING = ROOT / "tests" / "servers" / "misbehaving_server.py"
@@ -84,3 +86,23 @@ def test_the_servers_are_probed_at_the_same_time(probe: Callable[..., Probed], t
     assert quick_calls.stat().st_mtime < slow_calls.stat().st_mtime  # written after the 5 s sleep
     files = [result["file"] for result in done.report["results"]]
     assert list(dict.fromkeys(files)) == [slow, quick]
+
+
+def test_the_tools_slow_last_time_are_called_first(
+    probe: Callable[..., Probed], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit starts the calls that took longest last time (`.toolproof/durations.json`) before the
+    others; one at a time (-j 1) it keeps the list order, and the verdicts are the same either way."""
+    calls = tmp_path / "calls"
+    server = target("--only", "ok,picky,counter,big", "--calls", str(calls))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".toolproof").mkdir()
+    recorded = {f"{server}::big": 3.0, f"{server}::counter": 1.5, f"{server}::ok": 0.5}
+    (tmp_path / ".toolproof" / "durations.json").write_text(json.dumps({"seconds": recorded}))
+    together = probe("audit", "--server", server, "-j", "4")
+    assert calls.read_text().split()[:3] == ["big", "counter", "ok"]
+    calls.unlink()
+    (tmp_path / ".toolproof" / "durations.json").write_text(json.dumps({"seconds": recorded}))
+    alone = probe("audit", "--server", server, "-j", "1")
+    assert calls.read_text().split() == ["ok", "picky", "counter", "big"]
+    assert verdicts(together) == verdicts(alone)
