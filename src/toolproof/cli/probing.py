@@ -67,8 +67,9 @@ def add_server_options(
         add_output_options(parser)
 
 
-def connect_spec(args: argparse.Namespace) -> ConnectSpec:
-    """The spec for --server/--transport/--headers/--cwd/--timeout/--protocol; raises UsageError."""
+def connect_spec(args: argparse.Namespace, *, announce: bool = True) -> ConnectSpec:
+    """The spec for --server/--transport/--headers/--cwd/--timeout/--protocol; raises UsageError. A stdio
+    server without --cwd runs in a scratch directory, which is said on stderr (with `announce`)."""
     from toolproof.api import server_spec
 
     server = str(args.server or "").strip()
@@ -78,15 +79,20 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         server,
         transport=args.transport,
         headers=headers_from(args, args.command),
-        cwd=working_directory(args, args.command) if stdio else None,
+        cwd=working_directory(args, args.command) if stdio and (announce or args.cwd) else None,
         timeout=args.timeout,
         protocol=args.protocol,
     )
 
 
 def connect_specs(args: argparse.Namespace) -> list[ConnectSpec]:
-    """The spec of each repeated --server, with the other server options; raises UsageError."""
-    return [connect_spec(argparse.Namespace(**{**vars(args), "server": server})) for server in args.server]
+    """The spec of each repeated --server, with the other server options (the scratch directories said once);
+    raises UsageError."""
+    specs: list[ConnectSpec] = []
+    for server in args.server:
+        said = any(not spec.url and spec.cwd is None for spec in specs)
+        specs.append(connect_spec(argparse.Namespace(**{**vars(args), "server": server}), announce=not said))
+    return specs
 
 
 def usage(name: str, message: str) -> int:

@@ -46,6 +46,7 @@ def test_an_audit_of_several_servers_gives_each_its_verdicts_alone(probe: Callab
     assert list(dict.fromkeys(files)) == servers  # server by server, in the order given
     crash = [row for row in verdicts(together) if row[4]]
     assert [row[1] for row in crash] == ["crash"], "the crash's stderr is on its own tool only"
+    assert together.err.count("runs in a scratch directory") == 1  # said once, not per server
 
 
 def test_a_lint_of_several_servers_gives_each_its_findings_alone(probe: Callable[..., Probed]) -> None:
