@@ -127,12 +127,12 @@ async def _audit(
     from toolproof.api.probes import preload, source_path
     from toolproof.probe.connection import Prober
 
-    loaded = preload("toolproof.mcp.stdio", "toolproof.probe.audit")  # while the server starts
+    loaded = preload("audit")  # while the server starts
     source = source_path(spec)
     async with Prober(spec) as prober:
         tools = await prober.list_tools()
         await loaded()
-        from toolproof.mcp.stdio import stray_warning
+        from toolproof.mcp.stdio import stray_warning  # the MCP SDK's: loaded by the session by now
         from toolproof.probe.audit import audit_result, audit_tools
         from toolproof.report.ordering import InOrder
 

@@ -118,7 +118,7 @@ class _Run:
         from toolproof.api.probes import preload, source_path
         from toolproof.probe.connection import Prober
 
-        loaded = preload("toolproof.probe.fuzz")  # while the server starts
+        loaded = preload("fuzz")  # while the server starts
         async with Prober(self.spec) as prober:
             tools = await prober.list_tools()
         await loaded()

@@ -147,7 +147,7 @@ def _from_servers(
     from toolproof.run.interrupt import Interrupted
 
     gatherings = [_Gathered() for _ in specs]
-    loaded = preload("toolproof.probe.lint_rules", "toolproof.probe.lint")  # while the servers start
+    loaded = preload("lint")  # while the servers start
 
     async def probe(index: int) -> None:
         """Start the server; fill its gathering as answers come, so a stop by signal keeps them."""

@@ -114,11 +114,23 @@ def run_guarded(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
         reap_strays()
 
 
-def preload(*modules: str) -> Callable[[], Awaitable[None]]:
-    """Import `modules` in a worker thread started now, so they load while a server boots; the returned
-    function waits, off the event loop, until they have."""
+PRELOADED: dict[str, tuple[str, ...]] = {
+    "lint": ("toolproof.probe.lint_rules", "toolproof.probe.lint"),
+    "audit": ("toolproof.probe.audit",),
+    "fuzz": ("toolproof.probe.fuzz",),
+}
+"""What each probe imports while its servers start (`preload`). None of them may import the MCP SDK, which
+the session imports in a thread of its own meanwhile: two threads importing the SDK's circular package at
+once can deadlock (Python then raises in one of them)."""
+
+
+def preload(probe: str) -> Callable[[], Awaitable[None]]:
+    """Import the `PRELOADED` modules of `probe` in a worker thread started now, so they load while a server
+    boots; the returned function waits, off the event loop, until they have."""
     import importlib
     import threading
+
+    modules = PRELOADED[probe]
 
     def load() -> None:
         for module in modules:
