@@ -51,8 +51,8 @@ VARIANTS = ("toolproof", "toolproof --reuse-server", "mcp-assert", "mcp-assert -
 SPEED_STARTUP = ("check (one case)", "run (trajectory only)", "run (all skipped)")
 FRESH = "suites fresh / mcp-assert"
 REUSE = "suites --reuse-server / mcp-assert's"
-PROBES = "probes lint + audit / mcp-assert"
-PROBES_EACH = "probes, a toolproof command a server"
+PROBES = "probes / mcp-assert, servers at once"
+PROBES_EACH = "probes / mcp-assert, a command a server"
 RATIO_TARGETS = ((FRESH, 0.35), (REUSE, 0.5), (PROBES, 0.5), (PROBES_EACH, 0.5))
 
 
