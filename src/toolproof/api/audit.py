@@ -50,9 +50,11 @@ def audit(
     input schema and classify the answer (healthy, crash, timeout, rejects-valid-input, skipped: annotated
     destructive, unless `include_writes`), up to `jobs` calls in flight at once; each tool is reported as
     soon as it and every tool before it are done. Several specs: the servers are audited side by side, each
-    as if alone, and reported one after another in the order given. `output`: write a passing case per
-    healthy tool into that directory (one server only). A server that cannot be reached sets `unreached`
-    (exit status 2); a stop signal ends the audit and the tools audited so far are reported, with 128 + N."""
+    as if alone, and reported one after another in the order given (the server whose tool was slowest when
+    last audited, a second or more, starts first, the others once it has listed its tools). `output`: write
+    a passing case per healthy tool into that directory (one server only). A server that cannot be reached
+    sets `unreached` (exit status 2); a stop signal ends the audit and the tools audited so far are
+    reported, with 128 + N."""
     from toolproof.api.probes import run_guarded, server_secrets, source_path, unreached
     from toolproof.mcp.errors import RequestFailed
     from toolproof.probe.side_by_side import ServerOrder, each_server
@@ -74,22 +76,24 @@ def audit(
     order: ServerOrder[CaseResult] = ServerOrder(len(specs), stream.add)
     listed: list[int] = []
 
-    def start(tools: int) -> None:
+    def start(started: Callable[[], None], tools: int) -> None:
         """The run starts when the first server lists its tools (the total grows as the others report)."""
         if not listed:
             stream.start(tools)
         listed.append(tools)
+        started()
 
-    async def one(index: int) -> None:
+    async def one(index: int, started: Callable[[], None]) -> None:
         add = functools.partial(order.add, index)
+        begin = functools.partial(start, started)
         try:
-            await _audit(specs[index], include_writes, jobs, start, add, audits[index], last[index])
+            await _audit(specs[index], include_writes, jobs, begin, add, audits[index], last[index])
         except RequestFailed as error:
             lost[index] = unreached(specs[index], error)
         finally:
             order.finish(index)
 
-    outcome = run_guarded(lambda: each_server(len(specs), one))
+    outcome = run_guarded(lambda: each_server(len(specs), one, _slowest(last)))
     duration = time.perf_counter() - started
     missing = [lost[index] for index in sorted(lost)]
     if len(missing) == len(specs):
@@ -152,6 +156,16 @@ async def _audit(
                 add(result)
 
         await audit_tools(prober, tools, include_writes=include_writes, jobs=jobs, done=done, last=last)
+
+
+def _slowest(last: list[dict[str, float]]) -> int | None:
+    """The server with the slowest tool when last audited, if that took `SLOW_S` or more (None: none)."""
+    from toolproof.probe.audit import SLOW_S
+
+    longest = [max(seconds.values(), default=0.0) for seconds in last]
+    if len(last) < 2 or max(longest) < SLOW_S:
+        return None
+    return longest.index(max(longest))
 
 
 def _last_durations(reports: Reports, sources: list[str]) -> list[dict[str, float]]:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -149,7 +149,7 @@ def _from_servers(
     gatherings = [_Gathered() for _ in specs]
     loaded = preload("lint")  # while the servers start
 
-    async def probe(index: int) -> None:
+    async def probe(index: int, started: Callable[[], None]) -> None:
         """Start the server; fill its gathering as answers come, so a stop by signal keeps them."""
         from toolproof.probe.connection import Prober
 

@@ -3,7 +3,8 @@
 Each server has a probe of its own (its own process, session and restarts), exactly as when it is probed
 alone, so a verdict never depends on the other servers; only the waiting overlaps. What a probe reports goes
 on at once while every server before it has finished, and is held until then otherwise, so the report reads
-server by server whatever order the servers finish in.
+server by server whatever order the servers finish in. A server known to be slow can start first, the
+others once its slow calls are under way.
 """
 
 from __future__ import annotations
@@ -43,8 +44,25 @@ class ServerOrder(Generic[T]):
                     self._emit(item)
 
 
-async def each_server(servers: int, probe: Callable[[int], Coroutine[Any, Any, None]]) -> None:
-    """Run `probe(index)` for every server at once; return when all have ended."""
+Probe = Callable[[int, Callable[[], None]], Coroutine[Any, Any, None]]
+"""A probe of server `index`, given the function it calls once it is under way."""
+
+
+async def each_server(servers: int, probe: Probe, lead: int | None = None) -> None:
+    """Run `probe(index, started)` for every server at once; return when all have ended. With `lead`, that
+    server starts alone and the others once its probe calls `started()` (or ends): a server whose slow
+    tools set the probe's length gets them under way before the others compete for the CPU."""
+    released = anyio.Event()
+
+    async def run(index: int) -> None:
+        if lead is not None and index != lead:
+            await released.wait()
+        try:
+            await probe(index, released.set)
+        finally:
+            if index == lead:
+                released.set()
+
     async with anyio.create_task_group() as group:
         for index in range(servers):
-            group.start_soon(probe, index)
+            group.start_soon(run, index)

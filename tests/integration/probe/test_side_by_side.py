@@ -107,3 +107,20 @@ def test_the_tools_slow_last_time_are_called_first(
     alone = probe("audit", "--server", server, "-j", "1")
     assert calls.read_text().split() == ["ok", "picky", "counter", "big"]
     assert verdicts(together) == verdicts(alone)
+
+
+def test_the_server_slow_last_time_starts_first(
+    probe: Callable[..., Probed], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server whose tool took longest when last audited starts first and the others once it has listed
+    its tools; the report still follows the order given."""
+    calls = tmp_path / "calls"
+    quick = target("--only", "ok", "--calls", str(calls))
+    slow = target("--only", "big", "--calls", str(calls))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".toolproof").mkdir()
+    recorded = {f"{slow}::big": 3.0, f"{quick}::ok": 0.01}
+    (tmp_path / ".toolproof" / "durations.json").write_text(json.dumps({"seconds": recorded}))
+    done = probe("audit", "--server", quick, "--server", slow)
+    assert calls.read_text().split() == ["big", "ok"]
+    assert [result["name"] for result in done.report["results"]] == ["ok", "big"]
