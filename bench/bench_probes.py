@@ -7,7 +7,9 @@ shared, loaded machine the wall time is mostly waiting) and what each found, so 
 lint: errors/warnings; audit: healthy/tested and the failing tools; fuzz: inputs that are findings
 (toolproof: crash, timeout, protocol error; mcp-assert: every non-passed input). Both fuzzers get the same
 --seed, --runs and --timeout. server-memory writes to a temporary MEMORY_FILE_PATH. The last line is the
-total of both wall times and their ratio; `compare.py` takes the `lint` + `audit` total through `measure`.
+total of both wall times and their ratio. Then each probe once more with every server in one toolproof
+command (`--server` repeated: side by side) against mcp-assert's command per server (`measure_together`),
+with the longest single call of toolproof's report. `compare.py` takes the `lint` + `audit` totals of both.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -62,7 +65,7 @@ def load(text: str) -> Any:
 def ours_lint(report: Any) -> str:
     results = report["results"]
     errors = sum(1 for r in results if r["status"] == "FAIL")
-    warnings = sum(1 for r in results if r["status"] == "SKIP")
+    warnings = sum(1 for r in results if r["status"] == "PASS" and r.get("warnings"))  # a passing warning
     return f"{errors}E/{warnings}W"
 
 
@@ -179,6 +182,52 @@ def measure(probes: Sequence[str], names: Sequence[str], flags: Flags, scratch: 
             )
 
 
+@dataclass(frozen=True)
+class Together:
+    """One probe of every server: toolproof's one command (`--server` repeated: the servers side by side)
+    against mcp-assert's one command per server (it takes one --server), one after another; what each found
+    per server; the longest single call in toolproof's report, which no tool that makes it can beat."""
+
+    probe: str
+    ours_s: float
+    theirs_s: float
+    ours: dict[str, str]
+    theirs: dict[str, str]
+    ours_exit: int
+    longest_call_s: float
+
+
+def measure_together(
+    probes: Sequence[str], names: Sequence[str], flags: Flags, scratch: Path
+) -> Iterator[Together]:
+    """Time each probe of the named servers: toolproof once with every server, mcp-assert once per server."""
+    if shutil.which("mcp-assert") is None:
+        sys.exit("mcp-assert is not on PATH: run `make setup` (it installs mcp-assert==0.12.3)")
+    env = {**os.environ, "MEMORY_FILE_PATH": str(scratch / "memory.jsonl"), "NO_COLOR": "1"}
+    chosen = {name: server for name, server in servers(scratch).items() if name in names}
+    for probe in probes:
+        report = scratch / f"together-{probe}.json"
+        argvs = {name: commands(probe, server, flags, report) for name, server in chosen.items()}
+        ours_argv = next(iter(argvs.values()))[0]
+        for server in list(chosen.values())[1:]:
+            ours_argv += ["--server", server]
+        ours_s, _, ours_done = timed(ours_argv, env)
+        theirs_s, theirs = 0.0, {}
+        for name, (_, theirs_argv) in argvs.items():
+            wall, _, done = timed(theirs_argv, env)
+            theirs_s += wall
+            found = load(done.stdout)
+            theirs[name] = SUMMARIES[probe][1](found) if found else "no report"
+        document = load(report.read_text()) if report.exists() else None
+        results = document["results"] if document else []
+        ours = {}
+        for name, server in chosen.items():
+            mine = [result for result in results if result["file"] == shlex.join(shlex.split(server))]
+            ours[name] = SUMMARIES[probe][0]({"results": mine}) if document else "no report"
+        longest = max((result.get("duration_ms") or 0.0 for result in results), default=0.0) / 1000
+        yield Together(probe, ours_s, theirs_s, ours, theirs, ours_done.returncode, longest)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="fuzz inputs per tool (default 20)")
@@ -205,6 +254,21 @@ def main() -> None:
             )
             print(f"    toolproof  (exit {timing.ours_exit}): {timing.ours}")
             print(f"    mcp-assert (exit {timing.theirs_exit}): {timing.theirs}")
+        print(f"{'total':<18} {ours_total:>9.2f}s {theirs_total:>10.2f}s {ours_total / theirs_total:>6.2f}")
+        print("\nevery server in one toolproof command (side by side); mcp-assert one command per server")
+        ours_total = theirs_total = 0.0
+        togethers = measure_together(args.only.split(","), args.servers.split(","), flags, Path(scratch_dir))
+        for together in togethers:
+            ours_total += together.ours_s
+            theirs_total += together.theirs_s
+            ratio = together.ours_s / together.theirs_s
+            print(
+                f"{'all':<11} {together.probe:<6} {together.ours_s:>9.2f}s {together.theirs_s:>10.2f}s "
+                f"{ratio:>6.2f}   longest call {together.longest_call_s:.2f}s"
+            )
+            for name, found in together.ours.items():
+                print(f"    {name:<11} toolproof:  {found}")
+                print(f"    {'':<11} mcp-assert: {together.theirs[name]}")
         print(f"{'total':<18} {ours_total:>9.2f}s {theirs_total:>10.2f}s {ours_total / theirs_total:>6.2f}")
 
 

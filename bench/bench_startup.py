@@ -1,7 +1,9 @@
 """Start-up cost of the CLI: median wall and CPU time of N runs of `--help`, `--version`, `check --help`, a
 one-case `check`, two suites that start no server (a trajectory-only `run`, an all-skipped `run`) and a `run`
 of a tiny stdio suite, each beside its target and as a multiple of Python's own start, then the slowest
-imports of the one-case `check` (`python -X importtime`).
+imports of the one-case `check` (`python -X importtime`). With `--instructions`, also the instructions each
+command executes (valgrind's callgrind, when installed): deterministic where wall and CPU time are not on a
+shared machine, so that a change is measured as a ratio of them.
 
 Each command runs once untimed first, with the bytecode cache allowed, so the timed runs read toolproof's
 compiled modules as an installed toolproof does (an unset `PYTHONDONTWRITEBYTECODE` would otherwise make every
@@ -15,7 +17,9 @@ shared, and a median is what a user waits. `compare.py` prints the same figures 
 from __future__ import annotations
 
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -78,6 +82,24 @@ def measure(args: list[str], runs: int = RUNS, python: list[str] | None = None) 
     return statistics.median(walls), statistics.median(cpus)
 
 
+def instructions(args: list[str]) -> int | None:
+    """Instructions executed by `python -m toolproof ARGS` under callgrind (None without valgrind), after
+    `measure`'s untimed run has filled the bytecode cache."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    callgrind = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*callgrind, sys.executable, "-m", "toolproof", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
+
+
 def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, str]]:
     """The slowest imports (cumulative microseconds, module) of `python -X importtime -m toolproof ARGS`."""
     done = subprocess.run(
@@ -97,16 +119,22 @@ def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, st
 
 
 def main() -> None:
+    counting = "--instructions" in sys.argv[1:]
     print(f"start-up, median of {RUNS}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     python, _ = measure([], python=[sys.executable, "-c", "pass"])
-    print(f"{'command':<24} {'wall s':>8} {'cpu s':>8} {'x python':>9} {'target s':>9}  met")
+    header = f"{'command':<24} {'wall s':>8} {'cpu s':>8} {'x python':>9} {'target s':>9}  met"
+    print(header + "  instr G" * counting)
     print(f"{'python -c pass':<24} {python:>8.3f}")
     for label, args in COMMANDS.items():
         wall, cpu = measure(args)
         target = TARGETS.get(label)
         verdict = "-" if target is None else ("yes" if wall <= target else "no")
         limit = "-" if target is None else f"{target:.2f}"
-        print(f"{label:<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f} {limit:>9}  {verdict}")
+        row = f"{label:<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f} {limit:>9}  {verdict:<3}"
+        if counting:
+            count = instructions(args)
+            row += f"  {count / 1e9:7.3f}" if count else "        -"
+        print(row)
     print("\nslowest imports of check (one case), cumulative ms:")
     for cumulative, name in top_imports(COMMANDS["check (one case)"]):
         print(f"{cumulative / 1000:>8.1f}  {name}")

@@ -35,6 +35,7 @@ BREAKS = {
     "undeclared-log": "sends log messages without declaring logging (and has no logging/setLevel)",
     "bad-default": "asks for a form whose default is not one of its enum values (SEP-1034)",
     "bad-enum-names": "asks for a form whose enumNames do not match its enum (SEP-1330)",
+    "late-progress": "sends a tool call's progress after its answer",
 }
 FORMS = {
     "bad-default": {"status": {"type": "string", "enum": ["active", "idle"], "default": "gone"}},
@@ -100,14 +101,13 @@ def call_tool(ident: Any, params: dict[str, Any]) -> None:
     token = (params.get("_meta") or {}).get("progressToken")
     if MODE == "stray-progress":
         token = "made-up-token"
-    if token is not None:
-        send(
-            {
-                "jsonrpc": "2.0",
-                "method": "notifications/progress",
-                "params": {"progressToken": token, "progress": 1},
-            }
-        )
+    progress = {
+        "jsonrpc": "2.0",
+        "method": "notifications/progress",
+        "params": {"progressToken": token, "progress": 1},
+    }
+    if token is not None and MODE != "late-progress":
+        send(progress)
     if MODE in ("bad-log", "undeclared-log"):
         level = "loud" if MODE == "bad-log" else "info"
         send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": level, "data": "hi"}})
@@ -120,6 +120,8 @@ def call_tool(ident: Any, params: dict[str, Any]) -> None:
     if MODE == "bad-image":
         content.append({"type": "image", "data": "not base64!", "mimeType": "image/png"})
     result(ident, {"content": content, "structuredContent": {"count": count}})
+    if token is not None and MODE == "late-progress":
+        send(progress)
 
 
 def handle(message: dict[str, Any]) -> None:

@@ -3,7 +3,9 @@
 The official suite's server scenarios call tools, resources and prompts that only its fixture server has
 (`test_image_content`, `test://static-binary`, `test_prompt_with_image`, ...): this server has every one of
 them, with the content the scenarios expect, so the official suite and `toolproof conformance` can be run
-side by side on one server. The SDK serves whichever protocol era the client speaks.
+side by side on one server. The SDK serves whichever protocol era the client speaks; the fixtures of the
+2026-07-28 era (input_required results, SEP-2575's diagnostic tools, a custom header) are in
+reference_modern.py.
 
 Run it over stdio (the default), or `--transport streamable-http --port 8000` (endpoint /mcp; SSE polling,
 SEP-1699, with an in-memory event store and a short retry interval).
@@ -25,6 +27,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, UserMessage
 from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
 from mcp.shared.exceptions import MCPDeprecationWarning
+from reference_extensions import EXTENSIONS  # the extension scenarios' fixtures
+from reference_extensions import register as register_extensions
+from reference_modern import register as register_modern  # the 2026-07-28 era's fixtures
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)  # 2025-era features, on purpose
 
@@ -36,11 +41,22 @@ SCHEMA_2020_12 = {
     "type": "object",
     "$defs": {
         "address": {
+            "$anchor": "addressDef",
             "type": "object",
             "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
         }
     },
-    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "properties": {
+        "name": {"type": "string"},
+        "address": {"$ref": "#/$defs/address"},
+        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+        "phone": {"type": "string"},
+        "email": {"type": "string"},
+    },
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
     "additionalProperties": False,
 }
 DEFAULTS_FORM: dict[str, Any] = {
@@ -97,7 +113,8 @@ ENUMS_FORM: dict[str, Any] = {
     "required": [],
 }
 
-server = MCPServer("mcp-conformance-test-server", version="1.0.0", log_level="WARNING")
+server = MCPServer("mcp-conformance-test-server", version="1.0.0", log_level="WARNING", extensions=EXTENSIONS)
+register_extensions(server)
 subscriptions: set[str] = set()
 
 
@@ -314,6 +331,9 @@ lowlevel = server._lowlevel_server
 lowlevel.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
 lowlevel.add_request_handler("resources/subscribe", types.SubscribeRequestParams, subscribe)
 lowlevel.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, unsubscribe)
+
+
+register_modern(server)  # the 2026-07-28 era's fixtures
 
 
 class MemoryEventStore(EventStore):

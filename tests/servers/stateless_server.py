@@ -3,26 +3,32 @@ the one rule its mode breaks.
 
 Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
 once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
-the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers against the body (-32020, HTTP 400) and the
-version (-32022 with the supported list, HTTP 400); answers server/discover, tools/list, tools/call,
-resources/list, resources/templates/list, resources/read and prompts/list (none) with cache hints;
--32601 (HTTP 404) for anything else. Its two tools that ask for input (read-only, no argument) carry the names
-of the official suite's fixtures, so both suites exercise them: each asks, through an input_required result
-with a signed requestState, for what the client declared (elicitation or sampling), and answers -32021 to a
-client that declared neither. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
+Host and Origin (HTTP 403 for a foreign one), the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers
+against the body (-32020, HTTP 400; Mcp-Param-Region too) and the version (-32022 with the supported list,
+HTTP 400); answers server/discover, tools/list, tools/call, resources/list, resources/templates/list,
+resources/read and prompts/list (none) with cache hints; -32601 (HTTP 404) for anything else. Its three tools
+that ask for input (read-only, no argument) carry the names of the official suite's fixtures, so both suites
+exercise them: each asks, through an input_required result with a signed requestState, for what the client
+declared (elicitation or sampling), again while the answer is missing or malformed, and answers -32021 to a
+client that declared neither; a fourth, `test_missing_capability`, answers -32021 (HTTP 400) to a client that
+did not declare sampling. It declares two extensions: tasks (tasks/get, tasks/update and tasks/cancel,
 -32021 to a client that did not declare the extension, -32602 for a task it does not have) and skills (one
-skill, `skills/list`, its SKILL.md read with resources/read).
+skill, `skills/list` and `skills/get`, its SKILL.md read with resources/read).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 ERA = "2026-07-28"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -38,6 +44,10 @@ BREAKS = {
     "undeclared-capability": "asks for elicitation from a client that did not declare it",
     "undeclared-tasks": "serves tasks without declaring the tasks extension",
     "wrong-digest": "lists a skill file whose digest does not match its content",
+    "capability-status": "answers -32021 (missing client capability) with HTTP 200, not 400",
+    "unchecked-params": "never compares the Mcp-Param-Region header with the region it mirrors",
+    "never-completes": "asks for input again however it is answered",
+    "input-on-list": "answers tools/list with an input_required result to a client that declared elicitation",
 }
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
@@ -47,6 +57,11 @@ MODES = ("conforming", *BREAKS)
 KEY = secrets.token_bytes(32)
 HINTS = {"ttlMs": 60000, "cacheScope": "public"}
 RESOURCE = {"uri": "memo://greeting", "name": "greeting", "mimeType": "text/plain"}
+ASKING = (
+    "test_input_required_result_elicitation",
+    "test_input_required_result_tampered_state",
+    "test_input_required_result_capabilities",
+)
 TOOLS = [
     {
         "name": "count",
@@ -66,8 +81,18 @@ TOOLS = [
             "inputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": True},
         }
-        for name in ("test_input_required_result_tampered_state", "test_input_required_result_capabilities")
+        for name in (*ASKING, "test_missing_capability")  # the last needs sampling
     ),
+    {
+        "name": "lookup",
+        "description": "Looks a region up.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+            "required": ["region"],
+        },
+        "annotations": {"readOnlyHint": True},
+    },
     {
         "name": "echo",
         "description": "Says the text back.",
@@ -101,6 +126,9 @@ class Server:
                 key = NAMED.get(str(method))
                 if key is not None and headers.get("mcp-name") != params.get(key):
                     return 400, error(ident, -32020, "Mcp-Name does not match the body")
+            problem = param_problem(params, headers) if self.mode != "unchecked-params" else None
+            if method == "tools/call" and problem:
+                return 400, error(ident, -32020, problem)
         if meta[VERSION_KEY] != ERA:
             if self.mode == "wrong-codes":
                 return 400, error(ident, -32602, "unsupported version")
@@ -110,6 +138,8 @@ class Server:
         if handler is None:
             return 404, error(ident, -32601, "Method not found")
         status, answer = handler(params, meta[CAPABILITIES_KEY])
+        if self.mode == "capability-status" and (answer.get("error") or {}).get("code") == -32021:
+            status = 200
         return status, {"jsonrpc": "2.0", "id": ident, **answer}
 
     def do_server_discover(
@@ -122,6 +152,9 @@ class Server:
 
     def do_tools_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.listings += 1
+        if self.mode == "input-on-list" and "elicitation" in declared:
+            ask = {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": SCHEMA}}
+            return 200, {"result": {"resultType": "input_required", "inputRequests": {"which": ask}}}
         tools = TOOLS[::-1] if self.mode == "shuffled-tools" and self.listings % 2 == 0 else TOOLS
         hints = {} if self.mode == "no-cache-hints" else HINTS
         return complete({"tools": tools, **hints})
@@ -155,12 +188,20 @@ class Server:
             return complete({"contents": [], **HINTS})
         return 400, {"error": {"code": -32602, "message": f"Resource not found: {uri}", "data": {"uri": uri}}}
 
-    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def skill(self) -> dict[str, Any]:
         content = SKILL_MD.encode() + (b"!" if self.mode == "wrong-digest" else b"")
         digest = "sha256:" + hashlib.sha256(content).hexdigest()
         files = [{"uri": SKILL_URI, "digest": digest, "size": len(SKILL_MD.encode())}]
         frontmatter = {"name": "greeting", "description": "Greets people."}
-        return complete({"skills": [{"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}]})
+        return {"uri": SKILL_URI, "frontmatter": frontmatter, "resources": files}
+
+    def do_skills_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        return complete({"skills": [self.skill()], **HINTS})
+
+    def do_skills_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if params.get("uri") != SKILL_URI:
+            return 400, {"error": {"code": -32602, "message": f"No skill at {params.get('uri')}"}}
+        return complete({"skill": self.skill(), **HINTS})
 
     def do_tasks_get(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if TASKS not in (declared.get("extensions") or {}):
@@ -176,16 +217,28 @@ class Server:
             return 400, {"error": {"code": -32602, "message": "arguments must be an object"}}
         if name == "count":
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
+        if name == "lookup":
+            return complete({"content": [{"type": "text", "text": f"found {arguments.get('region')}"}]})
         if name == "echo":
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
-        if str(name).startswith("test_input_required_result_"):
+        if name == "test_missing_capability" and "sampling" not in declared:
+            data = {"requiredCapabilities": {"sampling": {}}}
+            return 400, {"error": {"code": -32021, "message": "sampling is required", "data": data}}
+        if name in ASKING or name == "test_missing_capability":
             return self.confirm(params, declared)
         return 400, {"error": {"code": -32602, "message": f"Unknown tool: {name}"}}
 
     def confirm(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Refuse a requestState that fails its check; ask (elicitation, else sampling, else -32021) until the
+        answer comes; then complete."""
         state, responses = params.get("requestState"), params.get("inputResponses")
-        if state is None:
-            if self.mode == "undeclared-capability" or "elicitation" in declared:
+        if state is not None and self.mode != "tampered-state" and not verified(str(state)):
+            return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
+        elicit = self.mode == "undeclared-capability" or "elicitation" in declared
+        key = "user_name" if elicit else "question"
+        said = responses.get(key) if isinstance(responses, dict) else None
+        if not isinstance(said, dict) or self.mode == "never-completes":  # no (or a malformed) answer: ask
+            if elicit:
                 ask = {
                     "method": "elicitation/create",
                     "params": {"message": "Sure?", "requestedSchema": SCHEMA},
@@ -196,15 +249,29 @@ class Server:
             else:
                 data = {"requiredCapabilities": {"elicitation": {}}}
                 return 400, {"error": {"code": -32021, "message": "elicitation is required", "data": data}}
-            result = {"resultType": "input_required", "inputRequests": {"ok": ask}, "requestState": sign("1")}
+            result = {"resultType": "input_required", "inputRequests": {key: ask}, "requestState": sign("1")}
             return 200, {"result": result}
-        if self.mode != "tampered-state" and not verified(str(state)):
-            return 400, {"error": {"code": -32602, "message": "requestState failed its integrity check"}}
-        said = (responses or {}).get("ok") or {}
         return complete({"content": [{"type": "text", "text": f"confirmed: {said.get('action')}"}]})
 
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def param_problem(params: dict[str, Any], headers: dict[str, str]) -> str | None:
+    """What is wrong with the Mcp-Param-Region header of a call of `lookup` (SEP-2243), if anything: it must
+    carry the region, as it is or Base64-wrapped (=?base64?...?=)."""
+    region = (params.get("arguments") or {}).get("region") if params.get("name") == "lookup" else None
+    sent = headers.get("mcp-param-region")
+    if region is None:
+        return None
+    if sent is None:
+        return "no Mcp-Param-Region header for the region"
+    if wrapped := re.fullmatch(r"=\?base64\?(.*)\?=", sent):
+        try:
+            sent = base64.b64decode(wrapped[1], validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            return "Mcp-Param-Region is not valid Base64"
+    return None if sent == region else "Mcp-Param-Region does not match the region"
 
 
 def complete(result: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -230,6 +297,12 @@ def verified(state: str) -> bool:
 SERVERS = {mode: Server(mode) for mode in MODES}
 
 
+def local(host: str | None) -> bool:
+    """Whether a Host (or an Origin's host and port) is this machine's, or absent."""
+    name = urlsplit(f"//{host}").hostname if host else None
+    return name is None or name in ("localhost", "127.0.0.1", "::1")
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -251,6 +324,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(404, None, "")
             return
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if not local(self.headers.get("Host")) or not local(urlsplit(self.headers.get("Origin", "")).netloc):
+            self._send(403, None, mode)  # a foreign Host or Origin: DNS rebinding
+            return
         if "id" not in body:
             self._send(202, None, mode)
             return

@@ -9,34 +9,39 @@ over these calls. The calls live here; what they are given and give back lives b
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
+import sys
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
-from toolproof.api.audit import audit as audit
-from toolproof.api.authoring import coverage as coverage
-from toolproof.api.authoring import generate as generate
-from toolproof.api.authoring import matrix as matrix
-from toolproof.api.authoring import snapshot as snapshot
-from toolproof.api.conformance import conformance as conformance
-from toolproof.api.fuzz import fuzz as fuzz
-from toolproof.api.init import init as init
-from toolproof.api.intercept import intercept as intercept
-from toolproof.api.lint import lint as lint
-from toolproof.api.load_measure import load_server as load_server
-from toolproof.api.probes import server_spec as server_spec
 from toolproof.api.reports import Reports
 from toolproof.api.reports import report_results as report_results
 from toolproof.api.results import Collection, SuiteResult
 from toolproof.api.results import exit_code_of as exit_code_of
-from toolproof.api.scan import scan as scan
-from toolproof.api.schema import schema as schema
 from toolproof.exit_codes import UsageError
+
+if TYPE_CHECKING:  # the other commands' calls load on first use (`__getattr__`): one command imports its own
+    from toolproof.api.audit import audit as audit
+    from toolproof.api.authoring import coverage as coverage
+    from toolproof.api.authoring import generate as generate
+    from toolproof.api.authoring import matrix as matrix
+    from toolproof.api.authoring import snapshot as snapshot
+    from toolproof.api.conformance import conformance as conformance
+    from toolproof.api.fuzz import fuzz as fuzz
+    from toolproof.api.init import init as init
+    from toolproof.api.intercept import intercept as intercept
+    from toolproof.api.lint import lint as lint
+    from toolproof.api.load_measure import load_server as load_server
+    from toolproof.api.probes import server_spec as server_spec
+    from toolproof.api.scan import scan as scan
+    from toolproof.api.schema import schema as schema
 
 if TYPE_CHECKING:
     from toolproof.load.collect import Collected, Selection
@@ -77,6 +82,49 @@ __all__ = [
     "server_spec",
     "snapshot",
 ]
+
+CALLS = {
+    "audit": "audit",
+    "conformance": "conformance",
+    "coverage": "authoring",
+    "fuzz": "fuzz",
+    "generate": "authoring",
+    "init": "init",
+    "intercept": "intercept",
+    "lint": "lint",
+    "load_server": "load_measure",
+    "matrix": "authoring",
+    "scan": "scan",
+    "schema": "schema",
+    "server_spec": "probes",
+    "snapshot": "authoring",
+}
+"""The calls defined in a module of `api/` (call -> module), imported the first time one is asked for."""
+
+
+def __getattr__(name: str) -> object:
+    if name not in CALLS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    call = getattr(importlib.import_module(f"{__name__}.{CALLS[name]}"), name)
+    globals()[name] = call
+    return call
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *CALLS})
+
+
+class _Api(types.ModuleType):
+    """This package: where a module is named like its call (`api/lint.py`, `lint`), importing the module
+    binds the call to the name, as when every call was imported up front."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if isinstance(value, types.ModuleType) and value.__name__ == f"{__name__}.{name}" and name in CALLS:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Api
 
 Protocol = Literal["2025-11-25", "2026-07-28", "auto"]
 _NAMED = 3  # cases named in a warning before "and N more"
@@ -484,8 +532,6 @@ def check_traces(
     `select`, `last_failed`, `failed_first`, `maxfail`, `shard`: as `toolproof run`'s -k, --lf, --ff,
     --maxfail and --shard (`load/collect.py`).
     """
-    import anyio
-
     from toolproof.load import LoadError
     from toolproof.run.trace_inputs import read_runs, recorded_run, time_zone, when
     from toolproof.run.trace_suite import Clocks, check_suite, has_judge, pair
@@ -515,18 +561,14 @@ def check_traces(
     given = reports or Reports()
     events = replace(given, sharded=sharded).sink((), sink)
 
-    async def main() -> list[CaseResult]:
-        clocks = Clocks(zone, moment)
-        return await check_suite(
-            collected.items,
-            lambda case: runs_of[id(case)],
-            clocks,
-            by_case=by_case,
-            sink=events,
-            maxfail=chosen.maxfail,
-        )
-
-    results = anyio.run(main)
+    results = check_suite(
+        collected.items,
+        lambda case: runs_of[id(case)],
+        Clocks(zone, moment),
+        by_case=by_case,
+        sink=events,
+        maxfail=chosen.maxfail,
+    )
     unchecked = not any(runs_of[id(case)] and case.all_assertions() for case in loaded if not case.skip)
     return SuiteResult(
         tuple(results), time.monotonic() - started, nothing_ran=unchecked, sharded=sharded, gate=given.gate

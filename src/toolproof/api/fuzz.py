@@ -115,13 +115,16 @@ class _Run:
     async def fuzz(self, stream: RunStream, settings: dict[str, object]) -> str | None:
         """Fuzz the chosen tools into `gathered`, handing each tool's results to `stream` as it finishes (in
         tool order); when a stop signal cancels it, the inputs answered so far; or a usage error."""
-        from toolproof.api.probes import source_path
+        from toolproof.api.probes import preload, source_path
         from toolproof.probe.connection import Prober
+
+        loaded = preload("fuzz")  # while the server starts
+        async with Prober(self.spec) as prober:
+            tools = await prober.list_tools()
+        await loaded()
         from toolproof.probe.fuzz import FuzzPlan, fuzz_tools, tool_results
         from toolproof.probe.tools import is_destructive, skip_reason, tool_name
 
-        async with Prober(self.spec) as prober:
-            tools = await prober.list_tools()
         names = [tool_name(tool) for tool in tools]
         unknown = [name for name in self.tools if name not in names]
         if unknown:

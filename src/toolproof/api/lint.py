@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from toolproof.mcp.spec import ConnectSpec
     from toolproof.model.events import Sink
+    from toolproof.model.result import CaseResult
     from toolproof.probe.lint_rules import Finding
     from toolproof.probe.scan.run import Unreached
 
@@ -39,7 +40,7 @@ class LintResult(ProbeResult):
 
 
 def lint(
-    spec: ConnectSpec | None = None,
+    spec: ConnectSpec | Sequence[ConnectSpec] | None = None,
     *,
     tools_file: str | Path | None = None,
     skip_rules: Iterable[str] = (),
@@ -56,49 +57,76 @@ def lint(
     pass carrying their warning (`strict`: they fail too); more findings than a non-zero `threshold` fail
     them all. `skip_rules`: codes never run. `call_tools`: call each non-destructive tool once (E301, a
     response over `max_response_kb`); `detect_nondeterminism`: three times (W107, outputs that differ).
-    A server that cannot be reached sets `unreached` (exit status 2); a stop signal ends the probe and
-    what was found is reported, with 128 + N. Raises UsageError for a wrong combination or a bad file."""
+    Several specs: the servers are linted side by side, each as if alone (`threshold` counts each
+    server's findings), and reported one after another in the order given. A server that cannot be
+    reached sets `unreached` (exit status 2); a stop signal ends the probe and what was found is reported,
+    with 128 + N. Raises UsageError for a wrong combination or a bad file."""
     from toolproof.api.probes import server_secrets, source_path
     from toolproof.probe.lint import lint_results, stdout_result
     from toolproof.probe.lint_rules import grade
 
-    if (spec is None) == (tools_file is None):
+    specs = [] if spec is None else list(spec) if isinstance(spec, Sequence) else [spec]
+    if bool(specs) == (tools_file is not None):
         raise UsageError("give either --server or --tools-file")
-    if spec is None and (call_tools or detect_nondeterminism):
+    if not specs and (call_tools or detect_nondeterminism):
         raise UsageError("--call-tools and --detect-nondeterminism need --server")
     skip = frozenset(code.strip().upper() for code in skip_rules if code.strip())
     started = time.perf_counter()
-    if spec is None:
-        source = Path(str(tools_file))
-        tools, found, stray, stopped, spoken = _from_file(source, skip)
+    stopped: signal.Signals | None = None
+    if not specs:
+        sources = [Path(str(tools_file))]
+        gatherings = [_from_file(sources[0], skip)]
     else:
-        source = source_path(spec)
+        sources = [source_path(each) for each in specs]
         # a skipped rule never calls a tool
         calls = call_tools and "E301" not in skip, detect_nondeterminism and "W107" not in skip
-        gathered = _from_server(spec, skip, calls, max_response_kb)
-        if not isinstance(gathered, tuple):
-            return LintResult((), time.perf_counter() - started, unreached=gathered)
-        tools, found, stray, stopped, spoken = gathered
-    findings = grade(found, skip=skip, strict=strict)
-    results = lint_results(tools, findings, source, threshold=threshold)
-    if stray:
-        results.append(stdout_result(stray, source))
-    results = [result.model_copy(update={"protocol": spoken}) for result in results]
+        gatherings, stopped = _from_servers(specs, skip, calls, max_response_kb)
+    results: list[CaseResult] = []
+    tools: list[dict[str, Any]] = []
+    findings: list[Finding] = []
+    lost = [gathering.unreached for gathering in gatherings if gathering.unreached is not None]
+    for source, gathering in zip(sources, gatherings, strict=True):
+        if gathering.unreached is not None:
+            continue
+        graded = grade(gathering.found, skip=skip, strict=strict)
+        linted = lint_results(gathering.tools, graded, source, threshold=threshold)
+        if gathering.stray:
+            linted.append(stdout_result(gathering.stray, source))
+        results += [result.model_copy(update={"protocol": gathering.spoken}) for result in linted]
+        tools += gathering.tools
+        findings += graded
     duration = time.perf_counter() - started
+    if len(lost) == len(gatherings):
+        return LintResult((), duration, unreached=lost[0], also_unreached=tuple(lost[1:]))
     if reports is not None or sink is not None:
-        events = (reports or Reports()).sink(server_secrets(spec), sink)
-        report_results(results, events, f"toolproof lint {source}", duration)
+        secrets = set().union(*(server_secrets(each) for each in specs)) if specs else server_secrets(None)
+        events = (reports or Reports()).sink(secrets, sink)
+        report_results(results, events, f"toolproof lint {', '.join(map(str, sources))}", duration)
     return LintResult(
-        tuple(results), duration, stopped_by=stopped, tools=tuple(tools), findings=tuple(findings)
+        tuple(results),
+        duration,
+        stopped_by=stopped,
+        unreached=lost[0] if lost else None,
+        also_unreached=tuple(lost[1:]),
+        tools=tuple(tools),
+        findings=tuple(findings),
     )
 
 
-Gathered = tuple[list[dict[str, Any]], list["Finding"], list[str], "signal.Signals | None", str | None]
-"""The tools, every finding, the lines the server wrote to stdout that are not MCP, the signal that
-stopped the probe (None), and the protocol revision spoken with the server (None without one)."""
+@dataclass
+class _Gathered:
+    """What lint gathered of one server (so far, when a signal stopped it): the tools, every finding, the
+    lines the server wrote to stdout that are not MCP, the protocol revision spoken with it (None without
+    one), or why it was not reached."""
+
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    found: list[Finding] = field(default_factory=list)
+    stray: list[str] = field(default_factory=list)
+    spoken: str | None = None
+    unreached: Unreached | None = None
 
 
-def _from_file(path: Path, skip: frozenset[str]) -> Gathered:
+def _from_file(path: Path, skip: frozenset[str]) -> _Gathered:
     from toolproof.probe.lint_rules import lint_tools
     from toolproof.probe.tools import ToolsFileError, load_tools_file
 
@@ -106,55 +134,42 @@ def _from_file(path: Path, skip: frozenset[str]) -> Gathered:
         tools = load_tools_file(path)
     except ToolsFileError as error:
         raise UsageError(str(error)) from None
-    return tools, lint_tools(tools, skip), [], None, None
+    return _Gathered(tools, lint_tools(tools, skip))
 
 
-def _from_server(
-    spec: ConnectSpec, skip: frozenset[str], calls: tuple[bool, bool], max_response_kb: int
-) -> Gathered | Unreached:
-    """What lint found (so far, when a signal stopped it), or why the server was not reached."""
-    from toolproof.api.probes import run_guarded, unreached
+def _from_servers(
+    specs: Sequence[ConnectSpec], skip: frozenset[str], calls: tuple[bool, bool], max_response_kb: int
+) -> tuple[list[_Gathered], signal.Signals | None]:
+    """What lint found on each server, side by side, and the signal that stopped it (None)."""
+    from toolproof.api.probes import preload, run_guarded, unreached
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.probe.side_by_side import each_server
     from toolproof.run.interrupt import Interrupted
 
-    listed: list[dict[str, Any]] = []
-    found: list[Finding] = []
-    stray: list[str] = []
-    spoken: list[str | None] = [None]
+    gatherings = [_Gathered() for _ in specs]
+    loaded = preload("lint")  # while the servers start
 
-    async def probe() -> None:
-        """Start the server, and load the rules while it boots; fill `listed`, `found` and `stray` as they
-        come, so a stop by signal keeps them."""
-        import threading
-
-        import anyio.to_thread
-
+    async def probe(index: int, started: Callable[[], None]) -> None:
+        """Start the server; fill its gathering as answers come, so a stop by signal keeps them."""
         from toolproof.probe.connection import Prober
 
-        loading = threading.Thread(target=_load_rules, name="toolproof-lint-rules", daemon=True)
-        loading.start()
-        async with Prober(spec) as prober:
-            try:
-                listed.extend(await prober.list_tools())
-                spoken[0] = (await prober.session()).protocol_version
-                await anyio.to_thread.run_sync(loading.join)
-                from toolproof.probe.lint import CallRules, call_findings
-                from toolproof.probe.lint_rules import lint_tools
+        spec, gathered = specs[index], gatherings[index]
+        try:
+            async with Prober(spec) as prober:
+                try:
+                    gathered.tools.extend(await prober.list_tools())
+                    gathered.spoken = (await prober.session()).protocol_version
+                    await loaded()
+                    from toolproof.probe.lint import CallRules, call_findings
+                    from toolproof.probe.lint_rules import lint_tools
 
-                rules = CallRules(calls[0], max_response_kb, calls[1])
-                found.extend(lint_tools(listed, skip))
-                await call_findings(prober, listed, rules, found)
-            finally:
-                stray.extend(prober.stray_stdout)
+                    rules = CallRules(calls[0], max_response_kb, calls[1])
+                    gathered.found.extend(lint_tools(gathered.tools, skip))
+                    await call_findings(prober, gathered.tools, rules, gathered.found)
+                finally:
+                    gathered.stray.extend(prober.stray_stdout)
+        except RequestFailed as error:
+            gathered.unreached = unreached(spec, error)
 
-    try:
-        outcome = run_guarded(probe)
-    except RequestFailed as error:
-        return unreached(spec, error)
-    return listed, found, stray, outcome.signal if isinstance(outcome, Interrupted) else None, spoken[0]
-
-
-def _load_rules() -> None:
-    """Import the rules and the results they become (run in a worker thread while the server starts)."""
-    import toolproof.probe.lint
-    import toolproof.probe.lint_rules  # noqa: F401
+    outcome = run_guarded(lambda: each_server(len(specs), probe))
+    return gatherings, outcome.signal if isinstance(outcome, Interrupted) else None

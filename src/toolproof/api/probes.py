@@ -114,6 +114,41 @@ def run_guarded(work: Callable[[], Awaitable[T]]) -> T | Interrupted:
         reap_strays()
 
 
+PRELOADED: dict[str, tuple[str, ...]] = {
+    "lint": ("toolproof.probe.lint_rules", "toolproof.probe.lint"),
+    "audit": ("toolproof.probe.audit",),
+    "fuzz": ("toolproof.probe.fuzz",),
+}
+"""What each probe imports while its servers start (`preload`). None of them may import the MCP SDK, which
+the session imports in a thread of its own meanwhile: two threads importing the SDK's circular package at
+once can deadlock (Python then raises in one of them)."""
+
+
+def preload(probe: str) -> Callable[[], Awaitable[None]]:
+    """Import the `PRELOADED` modules of `probe` in a worker thread started now, so they load while a server
+    boots; the returned function waits, off the event loop, until they have."""
+    import importlib
+    import threading
+
+    modules = PRELOADED[probe]
+
+    def load() -> None:
+        for module in modules:
+            importlib.import_module(module)
+
+    loading = threading.Thread(target=load, name="toolproof-preload", daemon=True)
+    loading.start()
+
+    async def loaded() -> None:
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(loading.join)
+        for module in modules:  # a module that failed to import raises here, where it is used
+            importlib.import_module(module)
+
+    return loaded
+
+
 def unreached(spec: ConnectSpec, error: RequestFailed) -> Unreached:
     """The server `spec` names could not be started, reached or listed, as `error` says."""
     from toolproof.probe.scan.run import Unreached

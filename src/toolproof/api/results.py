@@ -86,9 +86,12 @@ class SuiteResult:
 @dataclass(frozen=True)
 class ProbeResult(SuiteResult):
     """The verdicts of a probe of one server (`lint`, `audit`, `fuzz`, `conformance`); `unreached`: the server
-    could not be started, reached or listed, so nothing was probed (exit status 2, as a usage error)."""
+    could not be started, reached or listed, so nothing was probed (exit status 2, as a usage error). A probe
+    of several servers (`lint`, `audit`) holds the verdicts of those reached; `unreached` is the first that
+    was not, `also_unreached` the others."""
 
     unreached: Unreached | None = None
+    also_unreached: tuple[Unreached, ...] = ()
 
     @property
     def exit_code(self) -> int:

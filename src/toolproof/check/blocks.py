@@ -1,14 +1,10 @@
-"""Which expectations apply to which block: one entry point from (block, observation) to a verdict."""
+"""Which expectations apply to which block: one entry point from (block, observation) to a verdict. The
+checkers load with the first block checked (a suite whose cases all skip, or read traces, checks none)."""
 
 from __future__ import annotations
 
-from toolproof.check.expect import check_expect
-from toolproof.check.logging import check_logging
-from toolproof.check.notifications import check_notifications
-from toolproof.check.output_schema import check_output_schema
-from toolproof.check.skills import check_skills
-from toolproof.check.tools import check_tools
-from toolproof.model.observation import Observation
+from typing import TYPE_CHECKING
+
 from toolproof.model.result import Failure, FailureKind
 from toolproof.model.server_case import (
     Block,
@@ -20,6 +16,9 @@ from toolproof.model.server_case import (
     ToolsBlock,
 )
 
+if TYPE_CHECKING:
+    from toolproof.model.observation import Observation
+
 RESOURCE_UPDATED = "notifications/resources/updated"
 
 
@@ -28,6 +27,13 @@ def check_block(block: Block, expect: Expect, observation: Observation) -> Failu
 
     A tool result that breaks the outputSchema its tool declared fails before any expectation is checked.
     """
+    from toolproof.check.expect import check_expect
+    from toolproof.check.logging import check_logging
+    from toolproof.check.notifications import check_notifications
+    from toolproof.check.output_schema import check_output_schema
+    from toolproof.check.skills import check_skills
+    from toolproof.check.tools import check_tools
+
     failure = check_output_schema(observation)
     if failure is not None:
         return failure

@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "be reached.",
         epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
-    add_server_options(parser)
+    add_server_options(parser, several=True)
     parser.add_argument(
         "--include-writes", action="store_true", help="also call tools annotated destructive or not read-only"
     )
@@ -59,11 +59,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
     from toolproof.cli.options import reports
-    from toolproof.cli.probing import connect_spec, probe_status, usage
+    from toolproof.cli.probing import connect_specs, probe_status, usage
 
     try:
         result = api.audit(
-            connect_spec(args),
+            connect_specs(args),
             include_writes=args.include_writes,
             jobs=args.jobs,
             output=args.output,
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except UsageError as error:
         return usage(_NAME, str(error))
-    if result.unreached is None:
+    if result.unreached is None or result.results:
         _summary(args, result)
         if args.output is not None:
             from toolproof.core.gofmt import counted

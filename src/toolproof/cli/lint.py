@@ -36,7 +36,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(or more findings than --threshold), 2 usage error or the server cannot be reached. ",
         epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
-    add_server_options(parser, required=False)
+    add_server_options(parser, required=False, several=True)
     parser.add_argument(
         "--tools-file", type=Path, metavar="FILE", help="lint a saved tools/list result instead of a server"
     )
@@ -70,12 +70,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
-    from toolproof.cli.probing import connect_spec, probe_status, usage
+    from toolproof.cli.probing import connect_specs, probe_status, usage
 
     try:
-        spec = connect_spec(args) if args.server is not None else None
+        if args.fix and args.server is not None and len(args.server) > 1:
+            raise UsageError("--fix suggests edits to one server's tools: give one --server")
+        specs = connect_specs(args) if args.server is not None else None
         result = api.lint(
-            spec,
+            specs,
             tools_file=args.tools_file,
             skip_rules=args.skip_rules.split(","),
             strict=args.strict,
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except UsageError as error:
         return usage(_NAME, str(error))
-    if result.unreached is None:
+    if result.unreached is None or result.results:
         if args.fix:
             _print_fixes(args, result)
         else:

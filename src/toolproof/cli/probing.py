@@ -35,15 +35,18 @@ COMMON_DIFFERENCES = (
 
 
 def add_server_options(
-    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True
+    parser: argparse.ArgumentParser, *, required: bool = True, reports: bool = True, several: bool = False
 ) -> None:
-    """--server, --transport, --headers, --timeout, and with `reports` the report options."""
+    """--server (with `several`, repeatable: a list), --transport, --headers, --timeout, and with `reports`
+    the report options."""
     parser.add_argument(
         "--server",
         required=required,
+        action="append" if several else "store",
         metavar="CMD|URL",
         help='the server: a command, split as a shell would but run without one (e.g. "npx -y '
-        '@modelcontextprotocol/server-memory"), or the URL of a running server',
+        '@modelcontextprotocol/server-memory"), or the URL of a running server'
+        + ("; repeat it to probe several servers side by side, each as if alone" if several else ""),
     )
     parser.add_argument(
         "--transport",
@@ -64,8 +67,9 @@ def add_server_options(
         add_output_options(parser)
 
 
-def connect_spec(args: argparse.Namespace) -> ConnectSpec:
-    """The spec for --server/--transport/--headers/--cwd/--timeout/--protocol; raises UsageError."""
+def connect_spec(args: argparse.Namespace, *, announce: bool = True) -> ConnectSpec:
+    """The spec for --server/--transport/--headers/--cwd/--timeout/--protocol; raises UsageError. A stdio
+    server without --cwd runs in a scratch directory, which is said on stderr (with `announce`)."""
     from toolproof.api import server_spec
 
     server = str(args.server or "").strip()
@@ -75,10 +79,20 @@ def connect_spec(args: argparse.Namespace) -> ConnectSpec:
         server,
         transport=args.transport,
         headers=headers_from(args, args.command),
-        cwd=working_directory(args, args.command) if stdio else None,
+        cwd=working_directory(args, args.command) if stdio and (announce or args.cwd) else None,
         timeout=args.timeout,
         protocol=args.protocol,
     )
+
+
+def connect_specs(args: argparse.Namespace) -> list[ConnectSpec]:
+    """The spec of each repeated --server, with the other server options (the scratch directories said once);
+    raises UsageError."""
+    specs: list[ConnectSpec] = []
+    for server in args.server:
+        said = any(not spec.url and spec.cwd is None for spec in specs)
+        specs.append(connect_spec(argparse.Namespace(**{**vars(args), "server": server}), announce=not said))
+    return specs
 
 
 def usage(name: str, message: str) -> int:
@@ -123,6 +137,10 @@ def probe_status(name: str, result: ProbeResult) -> int:
     that a signal stopped the probe."""
     from toolproof.cli.outcome import exit_status
 
-    if result.unreached is not None:
-        return cannot_connect(name, result.unreached.message, result.unreached.stderr)
-    return exit_status(f"toolproof {name}", result)
+    if result.unreached is None:
+        return exit_status(f"toolproof {name}", result)
+    several = result.also_unreached or result.results
+    for server in (result.unreached, *result.also_unreached):
+        message = f"{server.server}: {server.message}" if several else server.message
+        cannot_connect(name, message, server.stderr)
+    return exit_status(f"toolproof {name}", result) if result.stopped_by is not None else EXIT_CONNECTION

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from toolproof.core.durations import parse_duration
 from toolproof.load import shapes
@@ -67,7 +67,9 @@ def default_name(document: Document) -> str:
 
 
 class _Trajectory(BaseModel):
-    """The `trajectory:` list as mcp-assert writes it."""
+    """The `trajectory:` list as mcp-assert writes it (validator built for a file with a trajectory only)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     trajectory: list[TrajectoryCheck]
 

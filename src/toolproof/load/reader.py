@@ -4,9 +4,9 @@ kept as a LoadError naming file, line and field."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -19,6 +19,7 @@ from toolproof.model.envelope import SourceRef
 from toolproof.model.scenario import (
     AgentCase,
     Assertion,
+    Check,
     Precondition,
 )
 
@@ -166,11 +167,16 @@ class Reader:
                 return None
         return Precondition(**fields) if fields else None
 
-    def build(self, at: KeyPath, factory: Callable[..., Assertion], /, **fields: Any) -> Assertion | None:
-        """A check placed at `at` (its line and column), or None with an error if the fields are invalid."""
+    def build(
+        self, at: KeyPath, factory: type[Check], checked: bool = False, /, **fields: Any
+    ) -> Assertion | None:
+        """A check placed at `at` (its line and column), or None with an error if the fields are invalid;
+        `checked`: the reader checked and typed every field, so the check is made without its validator."""
         line, column = self.where(at)
+        if checked:
+            return cast("Assertion", factory.model_construct(line=line, column=column, **fields))
         try:
-            return factory(line=line, column=column, **fields)
+            return cast("Assertion", factory(line=line, column=column, **fields))
         except ValidationError as error:
             for detail in error.errors():
                 self.fail(at, f"{'.'.join(map(str, detail['loc']))}: {detail['msg']}")

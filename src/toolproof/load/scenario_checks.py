@@ -35,6 +35,9 @@ COMMON_KEYS = frozenset({"id", "depends_on", "label", "when", "pass_threshold"})
 COUNT_BOUNDS = {"exactly": "count", "min": "min_count", "max": "max_count"}
 """How a count is bounded, as written -> the model's field."""
 SEQUENCE_MODES = ("ordered", "adjacent", "exact", "unordered", "subset", "superset")
+ASSEMBLED = frozenset({CallCheck, ToolsCalled, ToolsNotCalled})
+"""The checks whose every field their reader checks and types: made without building their validator (a
+call check's would build every kind of matcher)."""
 
 
 class CheckReader(MatcherReader):
@@ -91,7 +94,7 @@ class CheckReader(MatcherReader):
         if fields is None or len(r.errors) > before:
             return None
         factory, values = fields
-        return r.build(path, factory, **values, **common)
+        return r.build(path, factory, factory in ASSEMBLED, **values, **common)
 
     # each returns (check class, fields) or None after recording errors
 

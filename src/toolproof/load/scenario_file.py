@@ -85,12 +85,15 @@ class _Own(CheckReader):
         r.keys(data, (), CASE_KEYS)
         name = r.text(data["name"], ("name",)) if "name" in data else default_name(r.document)
         context = self.context = r.mapping(data.get("context", {}), ("context",)) or {}
+        for key in context:
+            if not isinstance(key, str):
+                r.fail(("context", key), f"a variable's name must be a string, got {kind_of(key)}")
         turns: list[AgentTurn] = []
         if "prompt" in data and "turns" in data:
             r.fail(("turns",), "give either prompt or turns, not both")
         if "prompt" in data:
             prompt = r.text(data["prompt"], ("prompt",))
-            turns.append(AgentTurn(user=prompt or "", line=r.where(("prompt",))[0]))
+            turns.append(AgentTurn.model_construct(user=prompt or "", line=r.where(("prompt",))[0]))
         elif "turns" in data:
             turns.extend(self.turns(data["turns"]))
         checks = self.checks(data.get("expect", []), ("expect",))
@@ -112,9 +115,14 @@ class _Own(CheckReader):
             from toolproof.load.target import read_target
 
             target = read_target(r, data["target"], ("target",))
+        system = (
+            r.text(data["system"], ("system",), scalars=False) if data.get("system") is not None else None
+        )
         if r.errors or name is None:
             return list(r.errors)
-        case = AgentCase(
+        # every part is checked above (the checks built by their own models): assembled without the case's
+        # validator, which would build every kind of check, target and server the format knows
+        case = AgentCase.model_construct(
             name=name,
             id=r.text(data["id"], ("id",)) if "id" in data else None,
             source=source_ref(r.document),
@@ -123,7 +131,7 @@ class _Own(CheckReader):
             assertions=tuple(checks),
             context=context,
             judge_context=judge,
-            system=data.get("system"),
+            system=system,
             custom_body=data.get("body"),
             skip=bool(skip),
             target=target,
@@ -146,7 +154,8 @@ class _Own(CheckReader):
             self.r.keys(data, path, TURN_KEYS)
             user = self.r.text(data.get("user", ""), (*path, "user")) or ""
             checks = self.checks(data.get("expect", []), (*path, "expect"))
-            found.append(AgentTurn(user=user, assertions=tuple(checks), line=self.r.where(path)[0]))
+            line = self.r.where(path)[0]
+            found.append(AgentTurn.model_construct(user=user, assertions=tuple(checks), line=line))
         return found
 
     def judge_context(self, value: Any) -> JudgeContext:

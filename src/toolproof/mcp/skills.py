@@ -128,20 +128,29 @@ def _verify(item: dict[str, Any], uri: str, content: bytes, digest: str, *, unli
         raise _refused(uri, why, "skill_digest", expected=promised, actual=digest)
 
 
-def _verify_frontmatter(entry: Entry, uri: str, content: bytes) -> None:
-    """The frontmatter of SKILL.md, field by field, against the entry's `frontmatter`."""
+def read_frontmatter(text: str) -> dict[str, Any]:
+    """The YAML frontmatter a SKILL.md begins with, as JSON values ({} when it is not a mapping); ValueError
+    saying why when there is none or it is not YAML."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    match = FRONTMATTER.match(content.decode("utf-8", "replace"))
+    match = FRONTMATTER.match(text)
     if match is None:
-        why = "SKILL.md does not begin with a --- delimited YAML frontmatter"
-        raise _refused(uri, why, "skill_frontmatter")
+        raise ValueError("SKILL.md does not begin with a --- delimited YAML frontmatter")
     try:
         written = YAML(typ="safe", pure=True).load(match[1])
     except YAMLError as error:
-        raise _refused(uri, f"its frontmatter is not YAML ({error})", "skill_frontmatter") from error
-    written = json.loads(json.dumps(written, default=str)) if isinstance(written, dict) else {}
+        raise ValueError(f"its frontmatter is not YAML ({error})") from error
+    found: dict[str, Any] = json.loads(json.dumps(written, default=str)) if isinstance(written, dict) else {}
+    return found
+
+
+def _verify_frontmatter(entry: Entry, uri: str, content: bytes) -> None:
+    """The frontmatter of SKILL.md, field by field, against the entry's `frontmatter`."""
+    try:
+        written = read_frontmatter(content.decode("utf-8", "replace"))
+    except ValueError as error:
+        raise _refused(uri, str(error), "skill_frontmatter") from error
     given = entry.get("frontmatter")
     listed: dict[str, Any] = given if isinstance(given, dict) else {}
     differ = [key for key in sorted({*written, *listed}, key=str) if written.get(key) != listed.get(key)]

@@ -7,7 +7,7 @@ healthy / tested.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,9 @@ from toolproof.probe.connection import Prober
 from toolproof.probe.outcome import CallOutcome
 from toolproof.probe.tools import Tool, input_schema, is_destructive, skip_reason, tool_name
 from toolproof.probe.verdicts import CODES, FINDINGS, CallClass, call_step, classify, verdict_message
+
+SLOW_S = 1.0
+"""A tool that took this long or longer last time is called before the others."""
 
 
 @dataclass(frozen=True)
@@ -42,9 +45,12 @@ async def audit_tools(
     include_writes: bool,
     jobs: int = 1,
     done: Callable[[int, ToolAudit], None] = lambda index, audit: None,
+    last: Mapping[str, float] | None = None,
 ) -> list[ToolAudit]:
     """Each tool in list order, up to `jobs` calls at once (`concurrent`: a crash or hang is still blamed
-    on the call that caused it); `done(index, audit)` as each tool's verdict is final."""
+    on the call that caused it), the tools that took `SLOW_S` or more last time (`last`: seconds by tool)
+    sent first, slowest first, so that the others are answered while they run; `done(index, audit)` as
+    each tool's verdict is final."""
     called = [index for index, tool in enumerate(tools) if include_writes or not is_destructive(tool)]
     audits = [  # skipped until called
         ToolAudit(tool_name(tool), CallClass.SKIPPED, tool_arguments(input_schema(tool)), None)
@@ -63,7 +69,9 @@ async def audit_tools(
         done(index, audits[index])
 
     calls = [Call(audits[index].tool, audits[index].arguments) for index in called]
-    await call_concurrently(prober, calls, jobs, answered)
+    took = [(last or {}).get(call.name, 0.0) for call in calls]
+    slow = sorted((at for at, seconds in enumerate(took) if seconds >= SLOW_S), key=lambda at: -took[at])
+    await call_concurrently(prober, calls, jobs, answered, first=slow)
     return audits
 
 

@@ -39,11 +39,13 @@ async def call_concurrently(
     calls: Sequence[Call],
     jobs: int,
     done: Callable[[int, CallOutcome], None] = lambda index, outcome: None,
+    first: Sequence[int] = (),
 ) -> list[CallOutcome]:
     """The outcome of every call, in `calls` order; `done(index, outcome)` as each call's verdict is final.
+    Calls in flight together are sent `first` ones first (indexes: the slowest last time), then in order.
 
-    With `jobs` 1 every call is made one at a time, as `Prober.call` makes it."""
-    outcomes = await call_together(prober, calls, jobs, done)
+    With `jobs` 1 every call is made one at a time, as `Prober.call` makes it, in order."""
+    outcomes = await call_together(prober, calls, jobs, done, first=first)
     for index, call in enumerate(calls):
         if outcomes[index] is None:
             outcome = await prober.call(call.name, call.arguments)
@@ -58,10 +60,12 @@ async def call_together(
     jobs: int,
     done: Callable[[int, CallOutcome], None] = lambda index, outcome: None,
     stop: Callable[[], bool] = lambda: False,
+    first: Sequence[int] = (),
 ) -> list[CallOutcome | None]:
-    """Make the calls on one session, `jobs` at a time, and keep the outcomes that are surely theirs (None:
-    to be made alone); after a call that may have broken the server, or once `stop()`, send no more (a
-    broken server is closed). With `jobs` 1 (or a single call) nothing is sent."""
+    """Make the calls on one session, `jobs` at a time (the `first` indexes before the rest, each group in
+    order), and keep the outcomes that are surely theirs (None: to be made alone); after a call that may
+    have broken the server, or once `stop()`, send no more (a broken server is closed). With `jobs` 1 (or a
+    single call) nothing is sent."""
     outcomes: list[CallOutcome | None] = [None for _ in calls]
     if jobs < 2 or len(calls) < 2:
         return outcomes
@@ -97,7 +101,7 @@ async def call_together(
             done(index, outcome)
 
     async with anyio.create_task_group() as group:
-        for index in range(len(calls)):
+        for index in dict.fromkeys([*first, *range(len(calls))]):
             group.start_soon(make, index)
     if broken:
         await prober.close()

@@ -39,10 +39,12 @@ async def call_findings(
 ) -> None:
     """Add the E301 and W107 findings to `findings`, tool by tool; destructive tools are not called, and a
     call that fails settles nothing."""
+    if not (rules.call_tools or rules.nondeterminism):
+        return
     from toolproof.probe.arguments import tool_arguments  # JSON Schema's validators: only when called
 
     for tool in tools:
-        if is_destructive(tool) or not (rules.call_tools or rules.nondeterminism):
+        if is_destructive(tool):
             continue
         name = tool_name(tool)
         arguments = tool_arguments(tool.get("inputSchema"))

@@ -9,8 +9,9 @@ from typing import TypeVar
 
 import anyio
 
-from toolproof.model.events import CaseFinished, CaseStarted, RunFinished, RunStarted, RunStopped, Sink
-from toolproof.model.result import CaseResult, Status
+from toolproof.model.events import CaseFinished, CaseStarted, RunStarted, Sink
+from toolproof.model.result import CaseResult
+from toolproof.run.in_order import CANCELLED, failed_any, maxfail_reached, run_ended, stopped_by
 
 T = TypeVar("T")
 
@@ -72,7 +73,7 @@ async def run_all(
     alive = anyio.Semaphore(max(1, jobs) * LIVE_PER_JOB)
     started = time.perf_counter()
     failed = 0
-    stop = "when cancelled"  # what ends a run early unless --maxfail does: a stop signal, a time limit
+    stop = CANCELLED  # what ends a run early unless --maxfail does: a stop signal, a time limit
     sink.handle(RunStarted(total=total, jobs=jobs, title=title))
 
     async def one(index: int, item: T) -> None:
@@ -89,9 +90,9 @@ async def run_all(
         results[index] = found
         for result in found:
             sink.handle(CaseFinished(result=result, index=index, total=total))
-        failed += any(result.status in (Status.FAIL, Status.ERROR) for result in found)
+        failed += failed_any(found)
         if maxfail and failed >= maxfail:
-            stop = f"after {failed} failure{'' if failed == 1 else 's'} (-x/--maxfail)"
+            stop = maxfail_reached(failed)
             group.cancel_scope.cancel()
 
     try:
@@ -103,14 +104,10 @@ async def run_all(
                 group.start_soon(one, index, items[index])
     except BaseException as error:
         if not isinstance(error, anyio.get_cancelled_exc_class()):
-            stop = f"by {type(error).__name__}" + (f": {error}" if str(error) else "")
+            stop = stopped_by(error)
         raise
     finally:  # also when the run is cancelled (a stop signal): report the cases that finished
-        done = [result for found in results if found is not None for result in found]
-        finished = sum(found is not None for found in results)
-        if finished < total:
-            sink.handle(RunStopped(stop, total - finished))
-        sink.handle(RunFinished(results=done, duration_s=time.perf_counter() - started))
+        done = run_ended(sink, results, stop, started)
     return done
 
 

@@ -14,8 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-import anyio
-
 from toolproof.check.looked_at import run_steps
 from toolproof.check.scenario import evaluate
 from toolproof.check.stop import with_stop
@@ -26,8 +24,8 @@ from toolproof.model.events import Sink, Warned
 from toolproof.model.result import CaseResult, Failure, Status
 from toolproof.model.scenario import AgentCase
 from toolproof.model.transcript import Transcript
+from toolproof.run.in_order import run_in_order
 from toolproof.run.load_errors import Broken, by_document, load_error_result
-from toolproof.run.scheduler import Slot, run_all
 
 
 def pair(cases: Sequence[AgentCase], runs: Sequence[Transcript]) -> dict[int, list[Transcript]]:
@@ -80,7 +78,7 @@ class Clocks:
         return datetime.fromtimestamp(self.started, self.zone)
 
 
-async def check_suite(
+def check_suite(
     items: Sequence[AgentCase | LoadError],
     runs_of: Callable[[AgentCase], list[Transcript]],
     clocks: Clocks,
@@ -90,12 +88,10 @@ async def check_suite(
     maxfail: int = 0,
 ) -> list[CaseResult]:
     """Every case checked against its runs (`runs_of`), one ERROR result per document that did not load, in
-    their order, through the scheduler: each case's results are reported as it is checked (its evaluation's
-    warnings as `Warned` events), and with `maxfail` the cases after that many failed ones are never
-    checked."""
+    their order: each case's results are reported as it is checked (its evaluation's warnings as `Warned`
+    events), and with `maxfail` the cases after that many failed ones are never checked."""
 
-    async def execute(item: AgentCase | Broken, slot: Slot) -> list[CaseResult]:
-        await anyio.sleep(0)  # a case at a time: reports see it, a stop cancels the next
+    def execute(item: AgentCase | Broken) -> list[CaseResult]:
         if not isinstance(item, AgentCase):
             return [load_error_result(*item)]
         return check_case(item, runs_of(item), clocks, by_case=by_case, warned=told)
@@ -108,7 +104,7 @@ async def check_suite(
 
     entries = by_document(items)
     title = "toolproof check"
-    return await run_all(entries, execute, name_of, jobs=1, sink=sink, title=title, maxfail=maxfail)
+    return run_in_order(entries, execute, name_of, sink=sink, title=title, maxfail=maxfail)
 
 
 def check_case(

@@ -21,11 +21,15 @@ from tests.integration.conformance.test_conformance_probe import SERVE_EVERYTHIN
 from tests.integration.mcp.helpers import ROOT, listening
 
 from toolproof.cli import main
+from toolproof.mcp.spec import HANDSHAKE_ERA
 from toolproof.probe.conformance.official import ALPHA, STABLE
+from toolproof.probe.conformance.wire import MODERN_ERA
 
 REFERENCE = ROOT / "tests" / "servers" / "reference_server.py"
 INPUTS = ROOT / "tests" / "servers" / "reference_inputs.yaml"
 NODE = ROOT / "node_modules" / ".bin" / "node"
+MODERN = f"{ALPHA}@{MODERN_ERA}"  # the key of 0.2.0-alpha.12's run in the 2026-07-28 era
+LISTED = re.compile(r"^\s+- (?P<scenario>\S+) \[(?P<eras>[^]]+)\]$", re.MULTILINE)
 RUN_DIR = re.compile(r"^server-(?P<scenario>.+)-\d{4}-\d{2}-\d{2}T")
 WORST = {"FAILURE": "fail", "WARNING": "warn", "SUCCESS": "pass"}
 # An official failure that comes from a fixture the server does not have, not from the requirement.
@@ -46,11 +50,11 @@ Runs = dict[str, dict[str, dict[str, tuple[str, str]]]]  # by release: what offi
 pytestmark = pytest.mark.servers
 
 
-def official(url: str, release: str, out: Path) -> dict[str, dict[str, tuple[str, str]]]:
-    """Every server scenario of `release` (`--suite all`: the pending ones too) on `url`: by scenario, each
-    check id's worst status and the message of its first failure."""
+def official(url: str, release: str, out: Path, *flags: str) -> dict[str, dict[str, tuple[str, str]]]:
+    """Every server scenario of `release` (`--suite all`: the pending ones too; `flags` may pin the era) on
+    `url`: by scenario, each check id's worst status and the message of its first failure."""
     entry = ROOT / "node_modules" / f"conformance-{release}" / "dist" / "index.js"
-    command = [str(NODE), str(entry), "server", "--url", url, "--suite", "all", "-o", str(out)]
+    command = [str(NODE), str(entry), "server", "--url", url, "--suite", "all", "-o", str(out), *flags]
     subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     found: dict[str, dict[str, tuple[str, str]]] = {}
     for checks in sorted(out.glob("server-*/checks.json")):
@@ -132,11 +136,39 @@ def served(command: list[str], host: str, releases: tuple[str, ...], out: Path) 
         yield url, {release: official(url, release, out / release) for release in releases}
 
 
+def scenario_eras(release: str) -> dict[str, set[str]]:
+    """Each server scenario of `release` and the protocol eras it runs in (`list --server`)."""
+    entry = ROOT / "node_modules" / f"conformance-{release}" / "dist" / "index.js"
+    listing = subprocess.run(
+        [str(NODE), str(entry), "list", "--server"], capture_output=True, text=True, timeout=60, check=True
+    )
+    return {m["scenario"]: set(m["eras"].split(",")) for m in LISTED.finditer(listing.stdout)}
+
+
+def same_verdict(results: list[dict[str, object]], runs: Runs) -> set[str]:
+    """The official scenarios some result of ours names with the verdict the scenario's checks gave."""
+    agreeing = set()
+    for result in results:
+        details = result.get("details") or {}
+        assert isinstance(details, dict)
+        mine = our_verdict(result)
+        for scenario in details["official"]["scenarios"]:
+            for release in set(scenario["releases"]) & set(runs):
+                theirs = their_verdict(runs[release], scenario["scenario"], scenario["checks"], True)
+                if mine is not None and mine == theirs:
+                    agreeing.add(scenario["scenario"])
+    return agreeing
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Runs]]:
+    """The reference server over HTTP with the official runs on it: 0.1.16's, 0.2.0-alpha.12's (each scenario
+    in its default era) and alpha.12's in the 2026-07-28 era (MODERN)."""
     command = [sys.executable, str(REFERENCE), "--transport", "streamable-http"]
-    with served(command, "127.0.0.1", (STABLE, ALPHA), tmp_path_factory.mktemp("reference")) as found:
-        yield found
+    out = tmp_path_factory.mktemp("reference")
+    with served(command, "127.0.0.1", (STABLE, ALPHA), out) as (url, runs):
+        runs[MODERN] = official(url, ALPHA, out / "modern", "--spec-version", MODERN_ERA)
+        yield url, runs
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +192,26 @@ def test_on_the_reference_server_every_official_scenario_is_named_and_the_verdic
     http_only = {"dns-rebinding-protection", "server-sse-polling", "server-sse-multiple-streams"}
     assert stable - named == (set() if transport == "http" else http_only)
     assert len(stable) == 32
+
+
+def test_on_the_reference_server_each_alpha_scenario_of_both_eras_is_named_with_the_same_verdict(
+    reference: tuple[str, Runs], tmp_path: Path
+) -> None:
+    url, runs = reference
+    results = ours(url, tmp_path, "--inputs", str(INPUTS), "--protocol", "both")
+    assert [r["name"] for r in results if r["status"] == "FAIL"] == []
+    eras = scenario_eras(ALPHA)
+    for era, theirs in (
+        (HANDSHAKE_ERA, {STABLE: runs[STABLE], ALPHA: runs[ALPHA]}),
+        (MODERN_ERA, {ALPHA: runs[MODERN]}),
+    ):
+        mine = [r for r in results if r["protocol"] == era]
+        problems, _ = compare("reference", mine, theirs, fixtures=True)
+        assert problems == [], era
+        expected = {scenario for scenario, its in eras.items() if era in its}
+        assert expected <= set(theirs[ALPHA])  # the official run ran each
+        assert expected - same_verdict(mine, {ALPHA: theirs[ALPHA]}) == set(), era
+    assert len({s for s, its in eras.items() if MODERN_ERA in its}) == 40
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -145,3 +146,16 @@ def test_skipped_calling_rules_call_nothing(probe: Callable[..., Probed]) -> Non
     assert done.verdicts() == {"counter: no findings": "PASS"}
     counted = probe("lint", "--server", server, "--detect-nondeterminism", "--skip-rules", "W116")
     assert "counter W107: 3 different outputs from 3 identical calls." in counted.verdicts()
+
+
+def test_a_lint_that_calls_no_tool_loads_no_argument_generator(tmp_path: Path) -> None:
+    """Without --call-tools or --detect-nondeterminism nothing is called: the argument generator and JSON
+    Schema's validators (0.1 s of imports) are not loaded."""
+    script = (
+        "import sys\nfrom toolproof.cli import main\n"
+        "main(['lint', '--server', sys.argv[1], '-q', '--json', sys.argv[2]])\n"
+        "print(sorted({'jsonschema', 'toolproof.probe.arguments'} & set(sys.modules)))\n"
+    )
+    argv = [sys.executable, "-c", script, target("--only", "ok"), str(tmp_path / "report.json")]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

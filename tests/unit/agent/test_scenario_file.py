@@ -136,6 +136,31 @@ def test_every_check_key(item: dict[str, Any], kind: type, fields: dict[str, Any
         assert getattr(check, name) == value, name
 
 
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"called": "t"},
+        {"not_called": ["a", "b"]},
+        {"tools_called": "a", "id": "x", "depends_on": "y", "pass_threshold": 1},
+        {
+            "count": {"tool": "t", "args": {"a": 1, "b": {"contains": "x"}}, "min": 1, "max": 3},
+            "label": "l",
+            "when": {"tool_called": "t"},
+            "pass_threshold": 0.5,
+        },
+        {
+            "node": {"name": "N", "strict": True, "forbidden_args": "p", "calls": [{"called": "t"}]},
+            "depends_on": ["y"],
+        },
+        {"called": {"tool": "t", "forbidden_values": {"q": {"regex": "s"}}, "error": False, "index": 2}},
+    ],
+)
+def test_checks_made_without_their_validator_equal_validated_ones(item: dict[str, Any]) -> None:
+    made = load({"expect": [item, {"called": "z", "id": "y"}]}).assertions[0]
+    validated = type(made).model_validate(made.model_dump())
+    assert made == validated and repr(made) == repr(validated)  # the same values of the same types
+
+
 def test_matchers() -> None:
     (check,) = load(
         {
@@ -247,6 +272,8 @@ def test_node_checks_and_scopes() -> None:
             "a matcher has one of",
             None,
         ),
+        ({"prompt": "a", "system": 5}, "system", "must be a string, got a number (5)", None),
+        ({"prompt": "a", "context": {1: "x"}}, "context[1]", "a variable's name must be a string", None),
     ],
 )
 def test_load_errors(data: dict[str, Any], field: str, message: str, hint: str | None) -> None:

@@ -1,5 +1,6 @@
 """A one-case `check` loads only what its cases use: no MCP SDK, HTTP client, JSON Schema validator, regex
-engine, JSONPath, rich (plain output), server case model, server observation or other command; and it builds
+engine, JSONPath, rich (plain output), event loop (nothing waits), server case model, server observation or
+other command; and it builds
 the validators of the pydantic models it makes, no other."""
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ PROBE = """
 import sys
 from toolproof.cli import main
 status = main(sys.argv[1:])
-heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich"}
+heavy = {"mcp", "mcp_types", "httpx2", "jsonschema", "regex", "re2", "jsonpath_rfc9535", "rich", "anyio",
+         "asyncio"}
 own = {"toolproof.model.server_case", "toolproof.check.judge", "toolproof.report.baseline",
        "toolproof.sources.traces.mibo", "toolproof.cli.run", "toolproof.model.observation",
        "toolproof.mcp.session", "toolproof.sources.server", "toolproof.probe", "difflib",
-       "toolproof.run.side_by_side", "toolproof.mcp.process"}
+       "toolproof.run.side_by_side", "toolproof.mcp.process", "toolproof.api.audit",
+       "toolproof.api.authoring", "toolproof.api.lint", "toolproof.api.fuzz", "toolproof.api.conformance",
+       "toolproof.check.expect", "toolproof.check.tools"}
 print(sorted(name for name in sys.modules if name.split(".")[0] in heavy or name in own), file=sys.stderr)
 sys.exit(status)
 """
@@ -73,11 +77,14 @@ def test_one_case_check_builds_only_the_models_it_makes() -> None:
     )
     assert done.returncode == 0, done.stderr
     built = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
-    # the case, its run and its verdicts; never the server, target or observation models it does not make
-    assert {"toolproof.model.scenario.AgentCase", "toolproof.model.transcript.Transcript"} <= built
-    assert "toolproof.model.result.CaseResult" in built
+    # its run and its verdicts; never the server, target or observation models it does not make, nor the
+    # validators of its case and checks (a case's builds every kind of check, a call check's every kind of
+    # matcher): the reader checked and typed their fields
+    assert {"toolproof.model.transcript.Transcript", "toolproof.model.result.CaseResult"} <= built
     unused = {name for name in built if name.split(".")[2] in ("observation", "target", "server_config")}
     assert not unused
+    assembled = {f"toolproof.model.scenario.{name}" for name in ("AgentCase", "AgentTurn", "CallCheck")}
+    assert not assembled & built
     assert "toolproof.model.result.Failure" not in built  # every check passed: no failure was made
 
 
@@ -85,6 +92,7 @@ def test_a_suite_of_skipped_cases_loads_no_server_machinery() -> None:
     status, loaded = _loaded("run", str(STARTUP / "skipped.yaml"))
     assert status == 0
     unused = {"toolproof.mcp.session", "toolproof.sources.server", "toolproof.run.side_by_side", "mcp"}
+    unused |= {"toolproof.check.expect", "toolproof.check.tools"}  # no block is checked
     assert not unused & set(ast.literal_eval(loaded))
 
 
@@ -109,3 +117,17 @@ def test_coloured_output_loads_rich() -> None:
     args = ("check", str(STARTUP / "one_case.yaml"), "--trace", str(STARTUP / "refund.transcript.json"))
     _, loaded = _loaded(*args, env={"FORCE_COLOR": "1"})
     assert "rich" in loaded
+
+
+CALLS = """
+import inspect, sys
+from toolproof.api.lint import LintResult  # the module named like its call, imported first
+import toolproof.api as api
+from toolproof.api import lint, snapshot
+print(inspect.isfunction(api.lint), lint is api.lint, inspect.isfunction(snapshot), "fuzz" in dir(api))
+"""
+
+
+def test_the_api_calls_load_on_first_use_and_are_always_the_calls() -> None:
+    done = subprocess.run([sys.executable, "-c", CALLS], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.stdout.split() == ["True", "True", "True", "True"], done.stderr

@@ -6,12 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
+from toolproof.probe.conformance.capability_status import status_verdict
 from toolproof.probe.conformance.expected_failures import as_judged
 from toolproof.probe.conformance.http_checks import visible_ascii
 from toolproof.probe.conformance.inputs import InputsError, read_inputs
+from toolproof.probe.conformance.listen import SUBSCRIPTION_ID, acknowledgement
+from toolproof.probe.conformance.modern_http import Exchange
 from toolproof.probe.conformance.official import ALPHA, STABLE, UNTESTED, official
 from toolproof.probe.conformance.reads import fill
 from toolproof.probe.conformance.server_messages import default_problem, enum_problem
@@ -136,3 +140,65 @@ def test_a_session_id_holds_onlyvisible_ascii(session: str, problem: str) -> Non
     verdict = visible_ascii(session)
     assert verdict.status is (Status.FAIL if problem else Status.PASS)
     assert problem in verdict.message
+
+
+ACK = "notifications/subscriptions/acknowledged"
+
+
+@pytest.mark.parametrize(
+    ("first", "offered", "status", "said"),
+    [
+        ({"method": ACK, "params": {"_meta": {SUBSCRIPTION_ID: 7}}}, True, Status.PASS, ""),
+        (
+            {"method": ACK, "params": {"_meta": {SUBSCRIPTION_ID: 8}}},
+            True,
+            Status.FAIL,
+            "not the request's 7",
+        ),
+        ({"method": ACK, "params": {}}, True, Status.FAIL, "carries no"),
+        ({"method": "notifications/tools/list_changed"}, True, Status.FAIL, "the first message is"),
+        (None, True, Status.FAIL, "nothing came"),
+        (
+            {"id": 7, "error": {"code": -32601, "message": "no"}},
+            False,
+            Status.SKIP,
+            "declares no list changes",
+        ),
+        (
+            {"id": 7, "error": {"code": -32601, "message": "no"}},
+            True,
+            Status.FAIL,
+            "yet subscriptions/listen",
+        ),
+    ],
+)
+def test_a_subscription_is_acknowledged_first_with_its_own_id(
+    first: dict[str, Any] | None, offered: bool, status: Status, said: str
+) -> None:
+    (verdict,) = acknowledgement(first, offered, 7)
+    assert verdict.status is status
+    assert said in verdict.message
+    assert verdict.official == ("server-stateless/sep-2575-server-sends-subscription-ack",)
+
+
+def _exchange(status: int, code: int | None) -> Exchange:
+    message = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m"}} if code else {"result": {}}
+    return Exchange(httpx2.Response(status), message)
+
+
+@pytest.mark.parametrize(
+    ("made", "status", "said"),
+    [
+        ([("tasks/get", _exchange(400, -32021)), ("tools/call t", _exchange(400, -32021))], Status.PASS, "t"),
+        ([("tasks/get", _exchange(200, -32021))], Status.FAIL, "tasks/get: HTTP 200 with error -32021"),
+        ([("tasks/get", _exchange(400, -32602))], Status.SKIP, "no request was refused with -32021"),
+        ([], Status.SKIP, "neither declares the tasks extension"),
+    ],
+)
+def test_a_missing_client_capability_is_http_400(
+    made: list[tuple[str, Exchange]], status: Status, said: str
+) -> None:
+    (verdict,) = status_verdict(made)
+    assert verdict.status is status
+    assert said in verdict.message
+    assert verdict.official == ("server-stateless/sep-2575-missing-capability-http-400",)

@@ -11,12 +11,13 @@ from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
 from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
+from toolproof.probe.conformance.capability_status import missing_capability_status
 from toolproof.probe.conformance.checks import SPEC, ProbedServer, RequirementResult
 from toolproof.probe.conformance.eras import cross_era, eras_for
 from toolproof.probe.conformance.http_checks import http_checks
 from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.modern import SITE, SPEC_2026, run_modern_checks
-from toolproof.probe.conformance.modern_http import modern_http_checks
+from toolproof.probe.conformance.modern_transport import transport_checks
 from toolproof.probe.conformance.official import cited, official
 from toolproof.probe.conformance.steps import run_checks
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
@@ -56,7 +57,9 @@ async def probe_server(
                 finally:
                     fault = link.channel.fault
         if spec.transport is Transport.HTTP:
-            verdicts += await (modern_http_checks if modern else http_checks)(spec)
+            verdicts += await (transport_checks(spec, inputs) if modern else http_checks(spec))
+            if modern:
+                verdicts += await missing_capability_status(spec)
         return probed
     except Exception as raised:
         error = leaf(raised)

@@ -58,7 +58,7 @@ class RequirementResult:
 @dataclass
 class ProbedServer:
     """What the checks share: the link, what the handshake and listings found, the inputs the user gave, and
-    the answer to each tool the probe called (by name)."""
+    the answer to each tool the probe called (by name), with what arrived while its call was in flight."""
 
     link: Link
     capabilities: dict[str, Any]
@@ -66,6 +66,9 @@ class ProbedServer:
     progress_tokens: set[str | int] = field(default_factory=set)
     inputs: ProbeInputs = field(default_factory=ProbeInputs)
     called: dict[str, Message] = field(default_factory=dict)
+    spans: dict[str, tuple[int, int]] = field(
+        default_factory=dict
+    )  # by tool: link.seen from its call to answer
     unanswered: list[str] = field(default_factory=list)  # tools called that gave no answer in time
 
 

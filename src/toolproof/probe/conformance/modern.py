@@ -15,9 +15,10 @@ from toolproof.probe.conformance.checks import (
     schemas,
     structured_output,
 )
-from toolproof.probe.conformance.extensions import skills, tasks
 from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.listen import listen_stdio
 from toolproof.probe.conformance.mrtr import input_required
+from toolproof.probe.conformance.skills import skills
 from toolproof.probe.conformance.stateless import (
     cache_hints,
     declared_handlers,
@@ -30,6 +31,7 @@ from toolproof.probe.conformance.stateless import (
     unsupported_version,
 )
 from toolproof.probe.conformance.steps import run_steps
+from toolproof.probe.conformance.tasks import tasks
 from toolproof.probe.conformance.wire import Link
 
 SITE = "https://modelcontextprotocol.io/"
@@ -46,6 +48,7 @@ CHECKS_2026: tuple[RequirementCheck, ...] = (
     cache_hints,
     resource_not_found,
     deterministic_order,
+    listen_stdio,
     schemas,
     tool_calls.call_tools,
     structured_output,

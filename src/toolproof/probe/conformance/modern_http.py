@@ -15,6 +15,7 @@ import mcp_types as types
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, passed, skipped, timed
+from toolproof.probe.conformance.listen import LISTEN_WAIT_S, acknowledgement, notification_filter
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
 
@@ -23,10 +24,7 @@ ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "mcp-session-id"
 MADE_UP_SESSION = "toolproof-made-up-session"
 HEADERS_SCENARIO = "http-header-validation/sep-2243-"
-LISTEN_WAIT_S = 3.0
-ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
-SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
-FILTERS = {"tools": "toolsListChanged", "prompts": "promptsListChanged", "resources": "resourcesListChanged"}
+LISTEN_ID = 1
 
 Message = dict[str, Any]
 
@@ -243,7 +241,7 @@ async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, A
     """The first message on a `subscriptions/listen` stream (or its error answer); None when nothing comes
     within LISTEN_WAIT_S. The stream is closed after it."""
     body = {**params, "_meta": envelope(MODERN_ERA)}
-    message = {"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": body}
+    message = {"jsonrpc": "2.0", "id": LISTEN_ID, "method": "subscriptions/listen", "params": body}
     headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
     headers |= routing_headers(MODERN_ERA, "subscriptions/listen", body)
     with anyio.move_on_after(LISTEN_WAIT_S):
@@ -259,34 +257,10 @@ async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, A
 
 
 async def _listen(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
-    """SEP-2575 subscriptions: a server that declares list changes or resource subscriptions serves
-    `subscriptions/listen`, whose first message acknowledges the subscription with its id."""
-    section = "basic/patterns/subscriptions#acknowledgment"
-    check = "subscriptions/listen is acknowledged first"
-    official = (f"{STATELESS}server-sends-subscription-ack",)
+    """SEP-2575 subscriptions over HTTP: the first message on a `subscriptions/listen` stream acknowledges it
+    (`listen.py` judges it)."""
     discovered = await exchange(client, url, "server/discover")
     capabilities = (discovered.message.get("result") or {}).get("capabilities") or {}
-    wanted = {
-        flag: True for kind, flag in FILTERS.items() if (capabilities.get(kind) or {}).get("listChanged")
-    }
-    offered = bool(wanted) or bool((capabilities.get("resources") or {}).get("subscribe"))
-    first = await _first_frame(client, url, {"notifications": wanted or {"toolsListChanged": True}})
-    if first is not None and error_code(first) == types.METHOD_NOT_FOUND:
-        if not offered:
-            return cited(
-                [skipped(check, section, "the server declares no list changes or subscriptions")], *official
-            )
-        verdict = failed(
-            check, section, "the server declares list changes, yet subscriptions/listen is -32601"
-        )
-    elif first is None:
-        verdict = failed(check, section, f"nothing came on the stream within {LISTEN_WAIT_S:g} s")
-    elif first.get("method") != ACKNOWLEDGED:
-        verdict = failed(
-            check, section, f"the first message is {json.dumps(first)[:160]}, not {ACKNOWLEDGED}"
-        )
-    elif SUBSCRIPTION_ID not in ((first.get("params") or {}).get("_meta") or {}):
-        verdict = failed(check, section, f"the acknowledgment carries no {SUBSCRIPTION_ID} in _meta")
-    else:
-        verdict = passed(check, section)
-    return cited([verdict], *official)
+    wanted, offered = notification_filter(capabilities)
+    first = await _first_frame(client, url, {"notifications": wanted})
+    return acknowledgement(first, offered, LISTEN_ID)

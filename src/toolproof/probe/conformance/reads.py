@@ -139,6 +139,8 @@ async def prompts(server: ProbedServer) -> list[RequirementResult]:
         answer = await server.link.request("prompts/get", {"name": name, "arguments": arguments})
         if "error" in answer and arguments and name not in server.inputs.prompts:
             continue  # placeholders it may rightly refuse: only arguments from --inputs make an error count
+        if asks_first(answer):
+            continue  # it needs input from the client first: the input_required checks judge that
         try:
             result = types.GetPromptResult.model_validate(answer.get("result"))
         except ValidationError as invalid:
@@ -153,6 +155,15 @@ async def prompts(server: ProbedServer) -> list[RequirementResult]:
                 if problem := block_problem(block, "image/" if block["type"] == "image" else ""):
                     problems[block["type"]].append(f"{name}: {problem}")
     return [judged(check, section, problems[key], got[key], _none(key)) for key, check in checks.items()]
+
+
+def asks_first(answer: dict[str, Any]) -> bool:
+    """Whether `answer` asks the client for input before it gives its result (2026-07-28): an input_required
+    result, or -32021 for a client capability the probe did not declare."""
+    result = answer.get("result")
+    return error_code(answer) == types.MISSING_REQUIRED_CLIENT_CAPABILITY or (
+        isinstance(result, dict) and result.get("resultType") == "input_required"
+    )
 
 
 def _none(key: str) -> str:

@@ -1,8 +1,10 @@
 """What the server sent on its own during the probe: log messages, and the sampling and elicitation requests
-its tools made (the link answers them; see wire). Each is "not applicable" when the server sent none."""
+its tools made (the link answers them; see wire), and the log messages and progress each tool call sent while
+it was in flight. Each is "not applicable" when the server sent none."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import mcp_types as types
@@ -16,10 +18,14 @@ from toolproof.probe.conformance.checks import (
     passed,
     skipped,
 )
+from toolproof.probe.conformance.tool_calls import none_called, progress_token
 
 PRIMITIVE = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
 DEFAULTS = "elicitation defaults match their types (SEP-1034)"
 ENUMS = "elicitation enums are well-formed (SEP-1330)"
+LOGGED = "a tool's log messages arrive during its call"
+NO_LOG_UNASKED = ("server-stateless/sep-2575-server-no-log-without-loglevel",)  # the 2026-07-28 era's rule
+PROGRESSED = "a tool's progress arrives during its call"
 
 
 def _sent(server: ProbedServer, method: str) -> list[dict[str, Any]]:
@@ -78,6 +84,7 @@ def server_messages(server: ProbedServer) -> list[RequirementResult]:
         for name, f in (form.get("properties") or {}).items()
         if isinstance(f, dict)
     ]
+    verdicts += during_calls(server)
     section = "client/elicitation#requested-schema"
     if not fields:
         reason = "the server asked for no form elicitation during the probe"
@@ -141,3 +148,72 @@ def enum_problem(field: dict[str, Any]) -> str:
     if names is not None and (not isinstance(names, list) or len(names) != len(field.get("enum") or [])):
         return "enumNames must list one name per enum value"
     return ""
+
+
+def _counts(found: dict[str, int]) -> str:
+    return ", ".join(f"{name}: {count}" for name, count in sorted(found.items()))
+
+
+def _logged(server: ProbedServer, logged: dict[str, int], called: str, section: str) -> RequirementResult:
+    """In the 2026-07-28 era only the tool calls ask for log messages (`io.modelcontextprotocol/logLevel`), so
+    one outside their spans answers a request that did not ask, or comes after the call's answer."""
+    inside = {index for start, end in server.spans.values() for index in range(start, end)}
+    outside = [
+        index
+        for index, message in enumerate(server.link.seen)
+        if message.get("method") == "notifications/message" and index not in inside
+    ]
+    if server.link.modern and outside:
+        problem = (
+            f"{len(outside)} log message(s) outside the tool calls that asked for them: a request without "
+            f"{types.LOG_LEVEL_META_KEY} MUST get none, and a call's come before its answer"
+        )
+        return replace(failed(LOGGED, section, problem), official=NO_LOG_UNASKED)
+    if not logged:
+        verdict = skipped(LOGGED, section, f"no tool called sent a log message during its call ({called})")
+    else:
+        verdict = passed(LOGGED, section, _counts(logged))
+    return replace(verdict, official=NO_LOG_UNASKED) if server.link.modern else verdict
+
+
+def during_calls(server: ProbedServer) -> list[RequirementResult]:
+    """How many log messages and progress notifications each tool the probe called sent while its call was in
+    flight (the official suite's fixtures send three of each; a server's own tools send what they send), and
+    no progress for a call after its answer (progress stops when the request completes)."""
+    logging_section, progress_section = (
+        "server/utilities/logging",
+        "basic/utilities/progress#behavior-requirements",
+    )
+    if why_not := none_called(server):
+        return [skipped(LOGGED, logging_section, why_not), skipped(PROGRESSED, progress_section, why_not)]
+    seen, called = server.link.seen, ", ".join(sorted(server.called))
+    logged: dict[str, int] = {}
+    progressed: dict[str, int] = {}
+    late: dict[str, int] = {}
+    for name, (start, end) in server.spans.items():
+        token = progress_token(name)
+        logs = [m for m in seen[start:end] if m.get("method") == "notifications/message"]
+        ours = [
+            index
+            for index, m in enumerate(seen)
+            if m.get("method") == "notifications/progress"
+            and (m.get("params") or {}).get("progressToken") == token
+        ]
+        if logs:
+            logged[name] = len(logs)
+        if during := [index for index in ours if start <= index < end]:
+            progressed[name] = len(during)
+        if after := [index for index in ours if index >= end]:
+            late[name] = len(after)
+    verdicts = [_logged(server, logged, called, logging_section)]
+    if late:
+        problem = (
+            f"progress after the tool's answer ({_counts(late)}): it MUST stop when the request completes"
+        )
+        verdicts.append(failed(PROGRESSED, progress_section, problem))
+    elif progressed:
+        verdicts.append(passed(PROGRESSED, progress_section, _counts(progressed)))
+    else:
+        reason = f"no tool called reported progress during its call ({called})"
+        verdicts.append(skipped(PROGRESSED, progress_section, reason))
+    return verdicts

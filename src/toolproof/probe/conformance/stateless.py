@@ -173,7 +173,39 @@ async def declared_handlers(probe: ProbedServer) -> list[RequirementResult]:
         f"{STATELESS}discover-capabilities-match-handlers",
         f"{STATELESS}server-declares-prompts-in-discover",
     ]
-    return cited(verdicts, *official)
+    return cited(verdicts, *official) + await _completions(probe)
+
+
+async def _completions(probe: ProbedServer) -> list[RequirementResult]:
+    """completion/complete answers a completion when completions are declared, and is -32601 otherwise."""
+    check = "completions declared only if served"
+    prompts = probe.listed.get("prompts") or []
+    name = next((str(p["name"]) for p in prompts if p.get("arguments")), "toolproof")
+    ref = {"type": "ref/prompt", "name": name}
+    answer = await probe.link.request(
+        "completion/complete", {"ref": ref, "argument": {"name": "a", "value": ""}}
+    )
+    result = answer.get("result")
+    values = (result.get("completion") or {}).get("values") if isinstance(result, dict) else None
+    if "completions" not in probe.capabilities:
+        verdict = (
+            passed(check, "server/discover", "not declared")
+            if error_code(answer) == types.METHOD_NOT_FOUND
+            else failed(
+                check,
+                "server/discover",
+                f"completions is not declared yet completion/complete got {said(answer)}",
+            )
+        )
+    elif not isinstance(values, list):
+        verdict = failed(
+            check, "server/discover", f"completions is declared but completion/complete got {said(answer)}"
+        )
+    else:
+        verdict = passed(check, "server/discover", f"{len(values)} values for {name}")
+    # the official completion-complete asks every server: the same requirement where completions are declared
+    declared = "completions" in probe.capabilities
+    return cited([verdict], *(["completion-complete/completion-complete"] if declared else []))
 
 
 def _hint_problems(method: str, result: dict[str, Any]) -> list[str]:

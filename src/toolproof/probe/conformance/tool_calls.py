@@ -44,17 +44,31 @@ MIXED = "mixed content is well-formed"
 ERRORS = "tool errors are isError results with content"
 
 
+def progress_token(tool: str) -> str:
+    """The progress token the probe's call of `tool` carries."""
+    return f"toolproof-progress-{tool}"
+
+
 async def call_tools(server: ProbedServer) -> list[RequirementResult]:
-    """Call each tool the probe may call (at most MAX_CALLS), keeping the answers in `server.called`."""
+    """Call each tool the probe may call (at most MAX_CALLS), keeping the answers in `server.called` and
+    where each call's span of `link.seen` ends in `server.spans`. The calls ask for log messages at debug
+    level (as the official suite does): the level is set first in the handshake era, each call carries it in
+    the 2026-07-28 era (where nothing else the probe sends asks for any)."""
+    if not server.link.modern and "logging" in server.capabilities and server.listed.get("tools"):
+        await server.link.request("logging/setLevel", {"level": "debug"})
     for tool in (server.listed.get("tools") or [])[:MAX_CALLS]:
         name = str(tool.get("name"))
         arguments = safe_arguments(server, tool)
         if arguments is None or name in server.called or name in server.unanswered:
             continue
-        token = f"toolproof-progress-{name}"
+        token = progress_token(name)
         server.progress_tokens.add(token)
-        params = {"name": name, "arguments": arguments, "_meta": {"progressToken": token}}
+        meta: dict[str, Any] = {"progressToken": token}
+        if server.link.modern:
+            meta[types.LOG_LEVEL_META_KEY] = "debug"
+        params = {"name": name, "arguments": arguments, "_meta": meta}
         ident = f"toolproof-call-{name}"
+        started = len(server.link.seen)
         try:
             answer = await server.link.request("tools/call", params, request_id=ident, timeout=CALL_TIMEOUT_S)
         except NoAnswer:
@@ -62,6 +76,7 @@ async def call_tools(server: ProbedServer) -> list[RequirementResult]:
             server.unanswered.append(name)
             continue
         server.called[name] = answer
+        server.spans[name] = (started, len(server.link.seen))
     return []
 
 
@@ -104,7 +119,8 @@ def _results(server: ProbedServer) -> dict[str, dict[str, Any]]:
     }
 
 
-def _none_called(server: ProbedServer) -> str:
+def none_called(server: ProbedServer) -> str:
+    """Why no tool was called (the reason a check of what calls return is skipped), or "" when some were."""
     if "tools" not in server.capabilities:
         return "the server does not offer tools"
     if not server.called:
@@ -116,7 +132,7 @@ async def content_types(server: ProbedServer) -> list[RequirementResult]:
     """Each content type, checked on every block of that type the called tools returned."""
     verdicts = []
     results = _results(server)
-    why_not = _none_called(server)
+    why_not = none_called(server)
     for check, kind, media in CONTENT:
         if why_not:
             verdicts.append(skipped(check, SECTION, why_not))
@@ -169,7 +185,7 @@ async def tool_errors(server: ProbedServer) -> list[RequirementResult]:
     """A tool that fails says so in its result (isError) with content saying why; a protocol error for a tool
     that exists is not how a tool reports its failure."""
     section = "server/tools#error-handling"
-    if why_not := _none_called(server):
+    if why_not := none_called(server):
         return [skipped(ERRORS, section, why_not)]
     problems, erred = [], []
     for name, answer in server.called.items():

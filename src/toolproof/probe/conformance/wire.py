@@ -9,7 +9,7 @@ so per request."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +22,9 @@ from mcp.shared.inbound import (
     MCP_PROTOCOL_VERSION_HEADER,
     NAME_BEARING_METHODS,
     encode_header_value,
+    find_invalid_x_mcp_header,
+    mcp_param_headers,
+    x_mcp_header_map,
 )
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 
@@ -89,6 +92,8 @@ class Link:
         default_factory=set
     )  # ids of requests given up on: a late answer is kept
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    # by tool name, the arguments its tools/list entry says go in Mcp-Param-* headers (x-mcp-header)
+    mirrored: dict[str, dict[tuple[str, ...], str]] = field(default_factory=dict)
 
     @property
     def modern(self) -> bool:
@@ -128,6 +133,10 @@ class Link:
             message["params"] = params
         if self.modern and headers is None:
             headers = routing_headers(self.era, method, params)
+            if method == "tools/call" and isinstance(arguments := (params or {}).get("arguments"), dict):
+                headers |= mcp_param_headers(
+                    self.mirrored.get(str((params or {}).get("name")), {}), arguments
+                )
         await self.send(message, headers)
         limit = self.timeout if timeout is None else timeout
         with anyio.move_on_after(limit):
@@ -143,6 +152,8 @@ class Link:
                 if "method" not in wire and wire.get("id") in self.abandoned:
                     self.seen.append(wire)
                 elif "method" not in wire:  # requests go one at a time: this answers ours (the id is checked)
+                    if method == "tools/list":
+                        self._mirror(wire)
                     return wire
                 self.seen.append(wire)
                 if "id" in wire and "method" in wire:
@@ -153,6 +164,14 @@ class Link:
         """Cancel a request that got no answer in time; an answer that still comes is kept in `seen`."""
         self.abandoned.add(request_id)
         await self.notify("notifications/cancelled", {"requestId": request_id, "reason": reason})
+
+    def _mirror(self, answer: Message) -> None:
+        """Keep what the listed tools mirror in headers (2026-07-28, SEP-2243), as a client must."""
+        result = answer.get("result")
+        for tool in (result.get("tools") if isinstance(result, dict) else None) or []:
+            schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+            if isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None:
+                self.mirrored[str(tool.get("name"))] = x_mcp_header_map(schema)
 
     def _note(self, arrived: object) -> None:
         if isinstance(arrived, ProtocolViolation) and arrived.line is not None:
@@ -167,6 +186,11 @@ class Link:
 
     async def settle(self, seconds: float) -> None:
         """Take in whatever arrives for `seconds`."""
+        await self.until(lambda _: False, seconds)
+
+    async def until(self, wanted: Callable[[Message], bool], seconds: float) -> Message | None:
+        """Take in what arrives (kept in `seen`; a server's request answered) until a message `wanted` comes,
+        for at most `seconds`: that message, or None."""
         with anyio.move_on_after(seconds):
             while True:
                 arrived = await self.read.receive()
@@ -176,6 +200,9 @@ class Link:
                     self.seen.append(seen)
                     if "id" in seen and "method" in seen:
                         await self._answer(seen)
+                    if wanted(seen):
+                        return seen
+        return None
 
 
 @asynccontextmanager
