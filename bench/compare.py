@@ -15,7 +15,7 @@ start no server (median of five), and the top entries of `python -X importtime -
 probes: `lint` + `audit` of the four servers by both tools, default flags, one run (bench_probes.py), with
 the four servers in one toolproof command each (side by side) and with a command per server, and the floor
 the longest call sets; then every speed target with its figure in one table; and memory: toolproof's peak
-RSS on 100 and on 1,000 cases.
+RSS on 100 and on 1,000 cases. `--suites-only` stops after the suite ratios.
 """
 
 from __future__ import annotations
@@ -225,6 +225,11 @@ def main() -> int:
         "--rounds", type=int, default=1, help="times each variant runs each suite (default 1)"
     )
     parser.add_argument("--skip-memory", action="store_true", help="leave out the 100/1,000-case RSS runs")
+    parser.add_argument(
+        "--suites-only",
+        action="store_true",
+        help="only the suite ratios (fresh and --reuse-server): no probes, start-up or memory",
+    )
     args = parser.parse_args()
     os.environ["PATH"] = os.pathsep.join(
         [str(ROOT / ".venv" / "bin"), str(ROOT / "node_modules" / ".bin"), os.environ["PATH"]]
@@ -278,13 +283,12 @@ def main() -> int:
         for variant, tally in tallies.items():
             walls = (tally.per_suite[suite.name] / args.rounds for suite, _ in SUITES)
             print(f"{variant:<28}" + "".join(f"{wall:14.1f}" for wall in walls))
+        fresh, reuse = tallies["toolproof"].wall / peer, tallies["toolproof --reuse-server"].wall / peer_reuse
+        if args.suites_only:
+            print(f"\n{FRESH}: {fresh:.2f}x (target 0.35x); {REUSE}: {reuse:.2f}x (target 0.5x)")
+            return 0
         together, each, floor = probes(scratch)
-        ratios = {
-            FRESH: tallies["toolproof"].wall / peer,
-            REUSE: tallies["toolproof --reuse-server"].wall / peer_reuse,
-            PROBES: together,
-            PROBES_EACH: each,
-        }
+        ratios = {FRESH: fresh, REUSE: reuse, PROBES: together, PROBES_EACH: each}
         walls = start_up()
         targets(ratios, walls, {PROBES: floor})
         if not args.skip_memory:

@@ -53,6 +53,7 @@ async def run_all(
     maxfail: int = 0,
     expected_s: Callable[[T], float] | None = None,
     turn: Callable[[T], AbstractAsyncContextManager[None]] | None = None,
+    prepare: Callable[[], Awaitable[None]] | None = None,
 ) -> list[CaseResult]:
     """Execute every item, at most `jobs` holding a slot at a time; results come back in the items' order.
 
@@ -63,7 +64,8 @@ async def run_all(
     many cases have failed or errored. With `turn`, an item waits for its turn (held while it runs, e.g.
     `run/side_by_side.py`) before it takes a slot. An item may give several results (a recorded run's checks,
     `run/trace_suite.py`): each is reported under the item's index, so that their reports keep their order
-    such items run with one job; it counts as one failed case when any of them failed.
+    such items run with one job; it counts as one failed case when any of them failed. `prepare` is awaited
+    once the run has started, before the start order is decided (e.g. `SideBySide.declare_all`).
     """
     total = len(items)
     results: list[list[CaseResult] | None] = [None] * total
@@ -94,6 +96,8 @@ async def run_all(
             group.cancel_scope.cancel()
 
     try:
+        if prepare is not None:
+            await prepare()
         async with anyio.create_task_group() as group:
             for index in start_order(items, expected_s if jobs > 1 else None):
                 await alive.acquire()  # a case's task exists only once it may start: memory stays flat

@@ -122,6 +122,25 @@ class Reuse:
         except RequestFailed:
             return None  # the fresh run reports the configuration error
 
+    async def listing(self, spec: ConnectSpec) -> list[dict[str, Any]] | None:
+        """The tools a shared server of the identity lists, asked for the run's side-by-side turns
+        (`run/side_by_side.py`); the server is then kept for the first case that shares. None when no case
+        may share a server of the identity, or its server cannot list them."""
+        if identity(spec) not in self._sharable:
+            return None
+        try:
+            lease = await self.servers.borrow(spec, arriving=False)
+        except RequestFailed:
+            return None
+        try:
+            with anyio.fail_after(DECLARATION_WAIT_S):
+                tools = await lease.session.list_tools()
+        except (RequestFailed, TimeoutError):
+            self.servers.give_back(spec, lease, healthy=False)
+            return None
+        self.servers.give_back(spec, lease, healthy=True)
+        return tools
+
     async def observe(
         self,
         case: Case,

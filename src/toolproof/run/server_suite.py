@@ -85,18 +85,21 @@ async def run_server_suite(
     group_expected: dict[int, float] = {}
 
     def expected(item: Case | Broken) -> float:
-        """The case's own expected seconds; for cases that share a state, their sum, the same for each, so
-        that they start in suite order (`run/side_by_side.py`) and the longest group first."""
+        """The case's own expected seconds; for cases that share a state, the least time they take together
+        (`SideBySide.critical_path`), the same for each, so that they start in suite order
+        (`run/side_by_side.py`) and the longest group first."""
         if not isinstance(item, Case):
             return 0.0
         fellows = side_by_side.fellows(item) if side_by_side else []
         if not fellows:
             return own_expected(item)
         if id(fellows) not in group_expected:
-            group_expected[id(fellows)] = sum(own_expected(case) for case in fellows)
+            assert side_by_side is not None
+            group_expected[id(fellows)] = side_by_side.critical_path(fellows, own_expected)
         return group_expected[id(fellows)]
 
     def run(entries: list[Case | Broken]) -> Awaitable[list[CaseResult]]:
+        ordered = side_by_side is not None and jobs > 1 and side_by_side.identities() > 1
         return run_all(
             entries,
             execute,
@@ -106,23 +109,27 @@ async def run_server_suite(
             maxfail=maxfail,
             expected_s=expected,
             turn=side_by_side.turn if side_by_side else None,
+            prepare=side_by_side.declare_all if side_by_side and ordered else None,  # critical paths first
         )
 
     try:
-        if not options.reuse_server:
-            return await run(by_document(items))
-        from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
-        from toolproof.sources.shared_servers import SharedServers
+        async with side_by_side.running() if side_by_side else nullcontext():
+            if not options.reuse_server:
+                return await run(by_document(items))
+            from toolproof.run.server_reuse import Reuse  # the MCP SDK: only when servers are shared
+            from toolproof.sources.shared_servers import SharedServers
 
-        with isolated_fixture(options.fixture) as fixture:
-            async with anyio.create_task_group() as group:
-                servers = SharedServers(group)
-                reuse = Reuse(servers, str(fixture) if fixture else None, cases, options, runs=trials)
-                try:
-                    results = await run(by_document(items))
-                finally:
-                    servers.close_all()
-        return results
+            with isolated_fixture(options.fixture) as fixture:
+                async with anyio.create_task_group() as group:
+                    servers = SharedServers(group)
+                    reuse = Reuse(servers, str(fixture) if fixture else None, cases, options, runs=trials)
+                    if side_by_side:
+                        side_by_side.lister = reuse.listing  # its listing server is the first shared one
+                    try:
+                        results = await run(by_document(items))
+                    finally:
+                        servers.close_all()
+            return results
     finally:
         if any(isinstance(item, Case) and starts_server(item) for item in items):
             from toolproof.mcp.process import reap_strays  # not for trajectory or skipped cases: no server

@@ -1,10 +1,13 @@
 """Servers kept open across cases (`--reuse-server`): one pool per server identity, each server lent to one
 case at a time, stopped when it misbehaves, when no case that could borrow it is left to come, and when the
-run ends."""
+run ends. A case that finds no idle server while one is lent waits, for as long as a new server of its
+identity took to open, for one to be given back before it starts another: a quick case is over long before a
+new server has started (mcp-server-time: about a second of CPU), and a slow one costs at most twice that."""
 
 from __future__ import annotations
 
 import itertools
+import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,6 +33,14 @@ class Lease:
     _closed: anyio.Event = field(default_factory=anyio.Event)
 
 
+@dataclass
+class _Waiter:
+    """A case waiting for a lent server to be given back: set with the lease once it is."""
+
+    given: anyio.Event = field(default_factory=anyio.Event)
+    lease: Lease | None = None
+
+
 class SharedServers:
     """Open sessions by identity (the connection spec without its request timeout). A lease is given back
     healthy (kept for the next case with the same identity) or broken (its server is stopped).
@@ -45,6 +56,9 @@ class SharedServers:
         self._idle: dict[str, list[Lease]] = {}
         self._to_come: dict[str, int] = {}
         self._numbers = itertools.count(1)
+        self._lent: dict[str, int] = {}  # servers lent out (or starting), per identity
+        self._waiting: dict[str, list[_Waiter]] = {}
+        self._open_s: dict[str, float] = {}  # seconds the last new server of the identity took to open
 
     def expect(self, spec: ConnectSpec, cases: int = 1) -> None:
         """So many more cases of this identity will each borrow or forgo a server."""
@@ -57,28 +71,73 @@ class SharedServers:
         if self._arrive(key):
             self._close_idle(key)
 
-    async def borrow(self, spec: ConnectSpec) -> Lease:
-        """An idle server of this identity, or a newly started one. Raises RequestFailed like
-        `open_session` when a new server cannot be started or initialized."""
+    async def borrow(self, spec: ConnectSpec, *, arriving: bool = True) -> Lease:
+        """An idle server of this identity, one given back meanwhile (`_handed`), or a newly started one.
+        `arriving`: this is an announced case (False for a borrow on the run's own behalf, such as listing the
+        identity's tools). Raises RequestFailed like `open_session` when a new server cannot be started or
+        initialized."""
         key = identity(spec)
-        last = self._arrive(key)
+        last = self._arrive(key) if arriving else False
         idle = self._idle.get(key)
         if idle:
-            lease = idle.pop()
-            lease.used = True
-            if last:
-                self._close_idle(key)
-            return lease
-        session, closed = await self._group.start(self._hold, spec)
-        return Lease(session=session, number=next(self._numbers), used=False, _closed=closed)
+            lease: Lease | None = idle.pop()
+            self._lent[key] = self._lent.get(key, 0) + 1
+        else:
+            lease = await self._handed(key)  # stays counted as lent
+        if lease is None:
+            self._lent[key] = self._lent.get(key, 0) + 1
+            try:
+                started = time.perf_counter()
+                session, closed = await self._group.start(self._hold, spec)
+                self._open_s[key] = time.perf_counter() - started
+            except BaseException:
+                self._lent[key] -= 1
+                raise
+            return Lease(session=session, number=next(self._numbers), used=False, _closed=closed)
+        lease.used = True
+        if last:
+            self._close_idle(key)
+        return lease
+
+    async def _handed(self, key: str) -> Lease | None:
+        """A server of the identity given back within the time its last new server took to open, while one
+        is lent; None at once when none is lent or none has opened yet."""
+        patience = self._open_s.get(key)
+        if patience is None or not self._lent.get(key):
+            return None
+        waiter = _Waiter()
+        self._waiting.setdefault(key, []).append(waiter)
+        try:
+            with anyio.move_on_after(patience):
+                await waiter.given.wait()
+        except BaseException:
+            if waiter.lease is not None:  # handed over as this case was cancelled: it serves the next
+                self._give_back(key, waiter.lease, healthy=True)
+            raise
+        finally:
+            if waiter.lease is None:
+                self._waiting[key].remove(waiter)
+        return waiter.lease
 
     def give_back(self, spec: ConnectSpec, lease: Lease, *, healthy: bool) -> None:
-        key = identity(spec)
-        if healthy and not self._all_arrived(key):
+        """A lease comes back: handed to a case waiting for one, kept idle for the cases still to come, or
+        (broken, or nobody left to come) its server stopped."""
+        self._give_back(identity(spec), lease, healthy=healthy)
+
+    def _give_back(self, key: str, lease: Lease, *, healthy: bool) -> None:
+        if healthy:
             lease.session.forget_traffic()
+            waiting = self._waiting.get(key)
+            if waiting:
+                waiter = waiting.pop(0)
+                waiter.lease = lease
+                waiter.given.set()
+                return
+        self._lent[key] -= 1
+        if healthy and not self._all_arrived(key):
             self._idle.setdefault(key, []).append(lease)
-        else:
-            lease._closed.set()
+            return
+        lease._closed.set()
 
     def close_all(self) -> None:
         """Stop every idle server (the task group then waits for them to exit)."""

@@ -140,8 +140,9 @@ def test_a_case_with_nobody_to_share_with_starts_one_server_and_lists_nothing(
 def test_a_writing_case_never_runs_on_the_server_that_listed_its_tools(
     tmp_path: Path, write_suite: Callable[[dict[str, str]], Path], toolproof: Callable[..., Outcome]
 ) -> None:
-    """One server identity: the first writer's tools are listed once on a shared server, which then serves
-    the readers; each writer runs on a fresh server of its own."""
+    """One server identity: its tools are listed once, on the shared server that then serves the readers
+    (the listing that also tells which cases may run side by side); each writer runs on a fresh server of
+    its own."""
     methods = tmp_path / "methods"
     suite = write_suite(
         {
@@ -156,9 +157,9 @@ def test_a_writing_case_never_runs_on_the_server_that_listed_its_tools(
     reused = toolproof(str(suite), "-j", "1", "--reuse-server")
     seen = requests(methods)
     assert reused.verdicts() == fresh.verdicts()
-    # the shared server, one per writer, and the one that told which cases may run side by side
-    assert seen.count("initialize") == 4
-    assert seen.count("tools/list") == 2
+    # the shared server, which told which cases may run side by side, and one per writer
+    assert seen.count("initialize") == 3
+    assert seen.count("tools/list") == 1
     shared = {r["name"]: r.get("shared_server") for r in reused.report["results"]}
     assert shared["writes"] is None and shared["writes again"] is None
     assert shared["reads"] is not None and shared["reads"] == shared["reads again"]
@@ -171,6 +172,6 @@ def test_the_trials_of_one_case_share_a_server(
     suite = write_suite({"1.yaml": methods_case("reads", "t", methods)})
     outcome = toolproof(str(suite), "-j", "1", "--trials", "3", "--reuse-server")
     assert outcome.verdicts() == {"reads": "PASS"}
-    # first the server that tells whether the trials may run side by side (run/side_by_side.py)
-    side_by_side, shared = ["initialize", "tools/list"], ["initialize", "tools/list"]
-    assert requests(methods) == [*side_by_side, *shared, "tools/call", "tools/call", "tools/call"]
+    # one server: its listing tells whether the trials may run side by side (run/side_by_side.py) and that
+    # they may share it
+    assert requests(methods) == ["initialize", "tools/list", "tools/call", "tools/call", "tools/call"]

@@ -1,5 +1,6 @@
 """`--reuse-server` on a real server, below the command line: what an identity's servers declared is
-remembered, and a shared server stops as soon as no case is left to borrow it."""
+remembered, a shared server stops as soon as no case is left to borrow it, and a server given back soon is
+taken rather than a new one started."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.integration.mcp.helpers import MISBEHAVING, alive
 from toolproof.model.server_case import AssertBlock, Case, Expect, SourceRef
 from toolproof.model.server_config import ServerConfig
 from toolproof.run.server_reuse import Reuse
+from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.shared_servers import SharedServers
 
@@ -65,4 +67,29 @@ async def test_the_last_case_of_an_identity_stops_its_server_before_the_run_ends
         with anyio.fail_after(10):
             while alive(pid):  # stopped with no close_all: nobody is left to borrow it
                 await anyio.sleep(0.05)
+        servers.close_all()
+
+
+async def test_a_case_takes_a_server_given_back_sooner_than_a_new_one_would_start(tmp_path: Path) -> None:
+    """While the identity's only server is lent, the next case waits as long as that server took to start for
+    it to come back, and gets it; when it does not come back in that time, a new server starts."""
+    reads = case("r", "t", tmp_path / "methods")
+    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
+    spec = connect_spec(reads.server, {}, options, request_timeout=options.timeout_s)
+    async with anyio.create_task_group() as group:
+        servers = SharedServers(group)
+        servers.expect(spec, 3)
+        first = await servers.borrow(spec)
+
+        async def give_back_soon() -> None:
+            await anyio.sleep(0.01)
+            servers.give_back(spec, first, healthy=True)
+
+        group.start_soon(give_back_soon)
+        second = await servers.borrow(spec)  # the first server is still lent as this asks
+        assert second.number == first.number and second.used
+        third = await servers.borrow(spec)  # the second case keeps it: a new server
+        assert third.number != first.number and not third.used
+        servers.give_back(spec, second, healthy=True)
+        servers.give_back(spec, third, healthy=True)
         servers.close_all()

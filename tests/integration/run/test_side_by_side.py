@@ -9,10 +9,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from tests.integration.mcp.helpers import alive
 
 from toolproof.cli.run import DEFAULT_JOBS
 from toolproof.load import load_file
-from toolproof.model.events import Event
+from toolproof.model.events import CaseStarted, Event
 from toolproof.model.result import Status
 from toolproof.model.server_case import Case
 from toolproof.run.server_suite import run_server_suite
@@ -125,3 +126,67 @@ def test_cases_that_write_never_overlap(tmp_path: Path) -> None:
     cases = suite(tmp_path, WRITES_THEN_HOLDS, 3, env)
     assert run(cases, 3) == [Status.PASS] * 3
     assert not overlapping(log)
+
+
+PUTS = """\
+name: case {n} writes
+assert:
+  tool: put
+  args: {{value: "{n}"}}
+"""
+
+
+def events(log: Path) -> dict[int, dict[str, float]]:
+    """Per server process (pid): when it came up, made its first call and exited (EVENT_LOG)."""
+    found: dict[int, dict[str, float]] = {}
+    for line in log.read_text().splitlines():
+        event, pid, at = line.split()
+        found.setdefault(int(pid), {}).setdefault(event, float(at))
+    return found
+
+
+@pytest.mark.parametrize("first", ["reads", "writes"])
+def test_the_listing_server_stops_beside_readers_and_before_any_writer(tmp_path: Path, first: str) -> None:
+    """The server that lists the tools is stopped in the background: a case that only reads starts before it
+    has exited, one that may write (here the first of the suite) only after; none outlives the run."""
+    log = tmp_path / "events"
+    env = {"EVENT_LOG": str(log), "EXIT_DELAY": "30", "STATE_FILE": str(tmp_path / "state")}
+    env |= {"HOLD_LOG": str(tmp_path / "holds"), "HOLD_S": "0"}
+    reader, writer = suite(tmp_path, HOLDS, 1, env), suite(tmp_path, PUTS, 1, env)
+    cases = reader + writer if first == "reads" else writer + reader
+    assert run(cases, 2) == [Status.PASS] * 2
+    servers = events(log)
+    assert len(servers) == 3 and all("exit" in seen for seen in servers.values())
+    assert not any(alive(pid) for pid in servers)
+    (listing,) = [seen for seen in servers.values() if "call" not in seen]
+    first_case = min((seen for seen in servers.values() if "call" in seen), key=lambda seen: seen["up"])
+    if first == "reads":
+        assert first_case["up"] < listing["exit"]
+    else:
+        assert first_case["up"] > listing["exit"]
+
+
+class Starts:
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, CaseStarted):
+            self.names.append(event.name)
+
+
+def test_the_identity_that_takes_longest_one_case_after_another_starts_first(tmp_path: Path) -> None:
+    """Four readers of one state take a second side by side; a reader then two writers of another state take
+    three seconds one after the other: those start first although the four come first, took longer in all
+    (one second each, last time) and their server is the quicker to list its tools."""
+    readers = suite(tmp_path, HOLDS, 4, {"HOLD_LOG": str(tmp_path / "holds"), "HOLD_S": "0"})
+    env = {"HOLD_LOG": str(tmp_path / "holds"), "HOLD_S": "0", "STATE_FILE": str(tmp_path / "written")}
+    env["START_DELAY"] = "0.5"
+    first = suite(tmp_path, HOLDS.replace("only reads", "reads, then two write"), 1, env)
+    writers = suite(tmp_path, PUTS, 2, env)
+    cases = readers + first + writers
+    last_run = {f"{case.source.file}::{case.name}": 1.0 for case in cases}
+    starts = Starts()
+    options = ServerOptions(environ=dict(os.environ))
+    anyio.run(lambda: run_server_suite(cases, options, jobs=2, sink=starts, expected_s=last_run))
+    assert starts.names[0] == "case 0 reads, then two write"

@@ -169,3 +169,21 @@ def test_a_cancelled_run_says_so_and_a_whole_run_does_not() -> None:
     assert [e for e in stopped.events if isinstance(e, RunStopped)] == [RunStopped("when cancelled", 2)]
     anyio.run(lambda: run_all(range(1), execute, str, jobs=1, sink=whole))
     assert not any(isinstance(e, RunStopped) for e in whole.events)
+
+
+def test_a_run_cancelled_while_it_prepares_still_says_it_started_and_stopped() -> None:
+    """`prepare` (deciding the turns before the start order) runs inside the run: stopped there, the run still
+    reports its start, that none of its cases finished, and its end."""
+
+    async def execute(index: int, slot: Slot) -> CaseResult:
+        return CaseResult(name=f"c{index}", file=Path("s.yaml"), status=Status.PASS)
+
+    async def cancelled(sink: Recorder) -> None:
+        with anyio.move_on_after(0.05):
+            await run_all(range(2), execute, str, jobs=2, sink=sink, prepare=lambda: anyio.sleep(60))
+
+    sink = Recorder()
+    anyio.run(cancelled, sink)
+    assert isinstance(sink.events[0], RunStarted)
+    assert sink.events[1:-1] == [RunStopped("when cancelled", 2)]
+    assert isinstance(sink.events[-1], RunFinished)

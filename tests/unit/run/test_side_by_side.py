@@ -53,6 +53,16 @@ async def test_read_only_cases_run_together_and_a_writer_waits_its_turn_in_suite
     assert side_by_side.alone(w) and not side_by_side.alone(r1)
 
 
+async def test_an_identity_takes_at_least_its_writers_one_by_one_and_its_readers_side_by_side() -> None:
+    r1, r2, w, r3 = case("r1"), case("r2"), case("w", isolate=True), case("r3")
+    seconds = {"r1": 1.0, "r2": 3.0, "w": 2.0, "r3": 0.5}
+    side_by_side = SideBySide([r1, r2, w, r3], OPTIONS)
+    assert side_by_side.critical_path([r1, r2, w, r3], lambda item: seconds[item.name]) == 6.5  # undecided
+    async with side_by_side.running():
+        await side_by_side.declare_all()
+    assert side_by_side.critical_path([r1, r2, w, r3], lambda item: seconds[item.name]) == 3.0 + 2.0 + 0.5
+
+
 async def test_cases_whose_servers_see_their_own_fixture_copy_never_wait() -> None:
     cases = [case(name, isolate=True, args=("server.py", "--root", "{{fixture}}")) for name in "ab"]
     side_by_side = SideBySide(cases, OPTIONS)
