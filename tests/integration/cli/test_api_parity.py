@@ -25,7 +25,6 @@ NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
 GONE = "/nonexistent/toolproof-test-server"  # cannot even start
 
 
-
 class Result(Protocol):
     @property
     def exit_code(self) -> int: ...
@@ -159,6 +158,14 @@ def test_fuzz(parity: Parity) -> None:
     assert main(["fuzz", "--server", unknown, "--tool", "nope"]) == ExitCode.USAGE
 
 
+def test_fuzz_of_several_servers(parity: Parity) -> None:
+    for second, expected in ((target("traceback"), ExitCode.FAILED), (GONE, ExitCode.USAGE)):
+        servers = [target("ok"), second]
+        call = lambda: api.fuzz([api.server_spec(each) for each in servers], runs=4, seed=1)  # noqa: E731, B023
+        argv = ["fuzz", "--server", servers[0], "--server", servers[1], "--runs", "4", "--seed", "1"]
+        assert parity(argv, call) == expected
+
+
 def test_conformance(parity: Parity) -> None:
     for mode, expected in (("conforming", ExitCode.OK), ("busy-ping", ExitCode.FAILED)):
         server = f"{sys.executable} {NONCONFORMING} {mode}"
@@ -201,9 +208,7 @@ def test_generate(parity: Parity, tmp_path: Path) -> None:
         api.generate(GONE, own)
 
 
-def test_intercept(
-    parity: Parity, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_intercept(parity: Parity, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An agent that closes the session at once made no call: a presence check fails, an absence passes."""
     monkeypatch.setattr(sys, "stdin", open(os.devnull))  # noqa: SIM115 - closed with the test
     monkeypatch.setattr(sys, "stdout", (tmp_path / "agent.out").open("w"))
