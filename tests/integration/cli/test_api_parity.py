@@ -25,6 +25,7 @@ NONCONFORMING = ROOT / "tests" / "servers" / "nonconforming_server.py"
 GONE = "/nonexistent/toolproof-test-server"  # cannot even start
 
 
+
 class Result(Protocol):
     @property
     def exit_code(self) -> int: ...
@@ -208,7 +209,9 @@ def test_generate(parity: Parity, tmp_path: Path) -> None:
         api.generate(GONE, own)
 
 
-def test_intercept(parity: Parity, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_intercept(
+    parity: Parity, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An agent that closes the session at once made no call: a presence check fails, an absence passes."""
     monkeypatch.setattr(sys, "stdin", open(os.devnull))  # noqa: SIM115 - closed with the test
     monkeypatch.setattr(sys, "stdout", (tmp_path / "agent.out").open("w"))
