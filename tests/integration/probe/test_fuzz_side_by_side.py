@@ -58,3 +58,17 @@ def test_options_that_name_one_servers_tools_refuse_several(
     assert not (tmp_path / "cases").exists()
     refused = probe("fuzz", *two, "--tool", "ok")
     assert refused.status == 2 and "--tool names a tool of one server: give one --server" in refused.err
+
+
+def test_the_servers_are_fuzzed_at_the_same_time(probe: Callable[..., Probed], tmp_path: Path) -> None:
+    """The quick server's inputs are all answered before the hanging server's last input is sent (three
+    timeouts of 2 s, one after another), although the hanging server comes first and is reported first."""
+    hang_calls, quick_calls = tmp_path / "hang", tmp_path / "quick"
+    hang = target("--only", "hang", "--calls", str(hang_calls))
+    quick = target("--only", "ok", "--calls", str(quick_calls))
+    done = probe("fuzz", "--server", hang, "--server", quick, "--seed", "1", "--runs", "6", "--timeout", "2s")
+    assert len(hang_calls.read_text().split()) == 3  # left after three timeouts
+    assert len(quick_calls.read_text().split()) == 6
+    assert quick_calls.stat().st_mtime < hang_calls.stat().st_mtime
+    files = [result["file"] for result in done.report["results"]]
+    assert list(dict.fromkeys(files)) == [hang, quick]
