@@ -3,9 +3,10 @@ Python call (the `toolproof fuzz` command)."""
 
 from __future__ import annotations
 
+import functools
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -19,25 +20,41 @@ if TYPE_CHECKING:
     from toolproof.model.events import Sink
     from toolproof.model.result import CaseResult
     from toolproof.probe.fuzz import FuzzCall
+    from toolproof.probe.scan.run import Unreached
 
 Gathered = list[tuple[str, "list[FuzzCall] | None"]]
 """Each chosen tool's name and its probes: empty when skipped as destructive, None when not reached."""
 
 
+Probes = tuple[tuple[str, "tuple[FuzzCall, ...] | None"], ...]
+"""Each chosen tool's name and its probes, as in `Gathered`."""
+
+
+@dataclass(frozen=True)
+class FuzzedServer:
+    """What `fuzz` found on one server: the server as its results name it (their file), each chosen tool's
+    probes and the command line that replays this server alone."""
+
+    server: str
+    probes: Probes
+    replay: str
+
+
 @dataclass(frozen=True)
 class FuzzResult(ProbeResult):
     """The verdicts of `fuzz`, with the seed used, each chosen tool's probes (empty: skipped as destructive,
-    None: not reached within `max_time`), the command line that replays the run and the case files
-    written."""
+    None: not reached within `max_time`; several servers: one after another), the command line that
+    replays the run, the case files written and, server by server, what each server reached gave."""
 
     seed: int = 0
-    probes: tuple[tuple[str, tuple[FuzzCall, ...] | None], ...] = ()
+    probes: Probes = ()
     replay: str = ""
     written: tuple[Path, ...] = ()
+    servers: tuple[FuzzedServer, ...] = ()
 
 
 def fuzz(
-    spec: ConnectSpec,
+    spec: ConnectSpec | Sequence[ConnectSpec],
     *,
     runs: int = 50,
     seed: int | None = None,
@@ -58,44 +75,94 @@ def fuzz(
     results are reported as it finishes, in tool order; `progress`: a stream (a terminal) that shows which
     tool is being fuzzed. `output`: write each finding as a case into that directory. A server that cannot
     be reached sets `unreached` (exit status 2); a stop signal ends the run and what was found is reported,
-    with 128 + N. Raises UsageError for a tool the server does not list."""
+    with 128 + N. Several specs: the servers are fuzzed side by side, each as if alone (its own process,
+    session, restarts and the same seed, so the same inputs), and reported one after another in the order
+    given; the report's settings name each server's replay command (`replays`, by the results' file); a
+    server that cannot be reached beyond the first is in `also_unreached`. `tools` and `output` name one
+    server's tools: they take one spec. Raises UsageError for a tool the server does not list."""
     import secrets
 
     from toolproof.api.probes import run_guarded, server_secrets, source_path, unreached
     from toolproof.mcp.errors import RequestFailed
+    from toolproof.probe.side_by_side import ServerOrder, each_server
     from toolproof.run.interrupt import Interrupted
 
+    specs = list(spec) if isinstance(spec, Sequence) else [spec]
+    if not specs:
+        raise UsageError("fuzz: no server given")
+    if len(specs) > 1 and output is not None:
+        raise UsageError("--output writes the cases of one server: give one --server")
+    if len(specs) > 1 and tools:
+        raise UsageError("--tool names a tool of one server: give one --server")
     chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
-    replay = _replay(spec, chosen_seed, runs, tools, include_writes)
-    events = (reports or Reports()).sink(server_secrets(spec), sink)
-    stream = RunStream(events, f"toolproof fuzz {source_path(spec)}")
+    replay = _replay(specs, chosen_seed, runs, tools, include_writes)
+    sources = [str(source_path(each)) for each in specs]
+    replays = [_replay([each], chosen_seed, runs, tools, include_writes) for each in specs]
+    events = (reports or Reports()).sink(set().union(*(server_secrets(each) for each in specs)), sink)
+    stream = RunStream(events, f"toolproof fuzz {', '.join(sources)}")
     settings: dict[str, object] = {
         "seed": chosen_seed,
         "runs": runs,
-        "timeout_s": spec.request_timeout,
+        "timeout_s": specs[0].request_timeout,
         "max_time_s": max_time,
         "replay": replay,
     }
-    run = _Run(spec, runs, chosen_seed, tools, jobs, max_time, include_writes, progress)
+    if len(specs) > 1:
+        settings["replays"] = dict(zip(sources, replays, strict=True))
+    shown = progress if len(specs) == 1 else None  # one status line cannot follow several servers
+    fuzzing = [_Run(each, runs, chosen_seed, tools, jobs, max_time, include_writes, shown) for each in specs]
+    order: ServerOrder[CaseResult] = ServerOrder(len(specs), stream.add)
+    lost: dict[int, Unreached] = {}
+    refused: list[str] = []
+    listed: list[int] = []
+
+    def start(tools: int) -> None:
+        """The run starts when the first server lists its tools (the total grows as the others report)."""
+        if not listed:
+            stream.start(tools, settings)
+        listed.append(tools)
+
+    async def one(index: int, _started: Callable[[], None]) -> None:
+        try:
+            wrong = await fuzzing[index].fuzz(start, functools.partial(order.add, index))
+            if wrong is not None:
+                refused.append(wrong)
+        except RequestFailed as error:
+            lost[index] = unreached(specs[index], error)
+        finally:
+            order.finish(index)
+
     started = time.perf_counter()
-    try:
-        outcome = run_guarded(lambda: run.fuzz(stream, settings))
-    except RequestFailed as error:
-        return FuzzResult((), time.perf_counter() - started, unreached=unreached(spec, error))
-    if isinstance(outcome, str):
-        raise UsageError(outcome)
+    outcome = run_guarded(lambda: each_server(len(specs), one))
+    if refused:
+        raise UsageError(refused[0])
     duration = time.perf_counter() - started
+    missing = [lost[index] for index in sorted(lost)]
+    if len(missing) == len(specs):
+        return FuzzResult((), duration, unreached=missing[0], also_unreached=tuple(missing[1:]))
     stream.end(duration)
-    written = _write_cases(Path(output), run.gathered, spec) if output is not None else []
+    written = _write_cases(Path(output), fuzzing[0].gathered, specs[0]) if output is not None else []
+    servers = tuple(
+        FuzzedServer(sources[index], _frozen(run.gathered), replays[index])
+        for index, run in enumerate(fuzzing)
+        if index not in lost
+    )
     return FuzzResult(
         tuple(stream.results),
         duration,
         stopped_by=outcome.signal if isinstance(outcome, Interrupted) else None,
+        unreached=missing[0] if missing else None,
+        also_unreached=tuple(missing[1:]),
         seed=chosen_seed,
-        probes=tuple((name, None if probes is None else tuple(probes)) for name, probes in run.gathered),
+        probes=tuple(tool for server in servers for tool in server.probes),
         replay=replay,
         written=tuple(written),
+        servers=servers,
     )
+
+
+def _frozen(gathered: Gathered) -> Probes:
+    return tuple((name, None if probes is None else tuple(probes)) for name, probes in gathered)
 
 
 @dataclass
@@ -112,9 +179,10 @@ class _Run:
     def __post_init__(self) -> None:
         self.gathered: Gathered = []  # filled as answers come: a stop by signal keeps what was found
 
-    async def fuzz(self, stream: RunStream, settings: dict[str, object]) -> str | None:
-        """Fuzz the chosen tools into `gathered`, handing each tool's results to `stream` as it finishes (in
-        tool order); when a stop signal cancels it, the inputs answered so far; or a usage error."""
+    async def fuzz(self, start: Callable[[int], None], add: Callable[[CaseResult], None]) -> str | None:
+        """Fuzz the chosen tools into `gathered`: `start(tools)` once they are chosen, then `add` each tool's
+        results as it finishes (in tool order); when a stop signal cancels it, the inputs answered so far;
+        or a usage error."""
         from toolproof.api.probes import preload, source_path
         from toolproof.probe.connection import Prober
 
@@ -137,8 +205,8 @@ class _Run:
         gathered = self.gathered
         gathered += [(tool_name(tool), None if index in fuzzed else []) for index, tool in enumerate(chosen)]
         source = source_path(self.spec)
-        stream.start(len(chosen), settings)
-        ordered = _InOrder(stream)
+        start(len(chosen))
+        ordered = _InOrder(add)
         for index, (name, probes) in enumerate(gathered):
             if probes is not None:
                 ordered.add(index, [_not_fuzzed(name, source, skip_reason(chosen[index]))])
@@ -183,36 +251,41 @@ def _not_fuzzed(name: str, source: Path, why: str) -> CaseResult:
     return CaseResult(name=name, file=source, status=Status.SKIP, reason=why)
 
 
-def _replay(spec: ConnectSpec, seed: int, runs: int, tools: Sequence[str], include_writes: bool) -> str:
-    """The command line that sends the same inputs again."""
+def _replay(
+    specs: Sequence[ConnectSpec], seed: int, runs: int, tools: Sequence[str], include_writes: bool
+) -> str:
+    """The command line that sends the same inputs to the servers `specs` name again (they share the
+    transport and timeout, as the command's options give them)."""
     from toolproof.model.server_config import Transport
 
-    server = spec.url or shlex.join([spec.command, *spec.args])
-    words = ["toolproof", "fuzz", "--server", server, "--seed", str(seed), "--runs", str(runs)]
+    words = ["toolproof", "fuzz"]
+    for spec in specs:
+        words += ["--server", spec.url or shlex.join([spec.command, *spec.args])]
+    words += ["--seed", str(seed), "--runs", str(runs)]
     for name in tools:
         words += ["--tool", name]
-    if spec.transport is Transport.SSE:
-        words += ["--transport", spec.transport.value]
+    if specs[0].transport is Transport.SSE:
+        words += ["--transport", specs[0].transport.value]
     if include_writes:
         words.append("--include-writes")
-    words += ["--timeout", f"{spec.request_timeout:g}s"]
+    words += ["--timeout", f"{specs[0].request_timeout:g}s"]
     return shlex.join(words)
 
 
 class _InOrder:
-    """Hands each tool's results to the stream once it and every tool before it are done, so they come out
-    in tool order whatever the workers' order."""
+    """Hands each tool's results to `emit` once it and every tool before it are done, so they come out in
+    tool order whatever the workers' order."""
 
-    def __init__(self, stream: RunStream) -> None:
+    def __init__(self, emit: Callable[[CaseResult], None]) -> None:
         from toolproof.report.ordering import InOrder
 
-        self._stream = stream
+        self._emit = emit
         self._order: InOrder[list[CaseResult]] = InOrder()
 
     def add(self, index: int, results: list[CaseResult]) -> None:
         for ready in self._order.add(index, results):
             for result in ready:
-                self._stream.add(result)
+                self._emit(result)
 
 
 class _Progress:

@@ -41,7 +41,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "error or the server cannot be reached. Results are printed as each tool finishes.",
         epilog=DIFFERENCES + COMMON_DIFFERENCES,
     )
-    add_server_options(parser)
+    add_server_options(parser, several=True)
     parser.add_argument("--runs", type=jobs_arg, default=50, metavar="N", help="inputs per tool (default 50)")
     parser.add_argument(
         "--seed", type=int, metavar="N", help="seed of the random inputs (default: a new one, printed)"
@@ -74,12 +74,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def run(args: argparse.Namespace) -> int:
     from toolproof import api
     from toolproof.cli.options import reports
-    from toolproof.cli.probing import connect_spec, probe_status, usage
+    from toolproof.cli.probing import connect_specs, probe_status, usage
 
     tty = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
     try:
         result = api.fuzz(
-            connect_spec(args),
+            connect_specs(args),
             runs=args.runs,
             seed=args.seed,
             tools=args.tool,
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except UsageError as error:
         return usage(_NAME, str(error))
-    if result.unreached is None:
+    if result.unreached is None or result.results:
         _summary(args, result)
     return probe_status(_NAME, result)
 
@@ -104,13 +104,15 @@ def _summary(args: argparse.Namespace, result: FuzzResult) -> None:
     from toolproof.core.gofmt import counted
     from toolproof.core.sanitize import clean
 
-    counts = Counter(probe.verdict.value for _, probes in result.probes for probe in probes or [])
-    classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items())) or "no inputs sent"
     out = terminal_stream(args)
-    say(f"fuzz: seed {result.seed}; {sum(counts.values())} inputs: {classes}", out)
-    missed = [clean(name) for name, probes in result.probes if probes is None]
-    if missed:
-        say(f"fuzz: --max-time {args.max_time:g}s ran out; not reached: {', '.join(missed)}", out)
-    say(f"replay: {result.replay}", out)
+    for server in result.servers:
+        counts = Counter(probe.verdict.value for _, probes in server.probes for probe in probes or [])
+        classes = ", ".join(f"{count} {name}" for name, count in sorted(counts.items())) or "no inputs sent"
+        named = f"{clean(server.server)}: " if len(result.servers) > 1 else ""
+        say(f"fuzz: {named}seed {result.seed}; {sum(counts.values())} inputs: {classes}", out)
+        missed = [clean(name) for name, probes in server.probes if probes is None]
+        if missed:
+            say(f"fuzz: --max-time {args.max_time:g}s ran out; not reached: {', '.join(missed)}", out)
+        say(f"replay: {server.replay}", out)
     if args.output is not None:
         print(f"fuzz: wrote {counted(len(result.written), 'case')} to {args.output}", file=sys.stderr)

@@ -159,6 +159,14 @@ def test_fuzz(parity: Parity) -> None:
     assert main(["fuzz", "--server", unknown, "--tool", "nope"]) == ExitCode.USAGE
 
 
+def test_fuzz_of_several_servers(parity: Parity) -> None:
+    for second, expected in ((target("traceback"), ExitCode.FAILED), (GONE, ExitCode.USAGE)):
+        servers = [target("ok"), second]
+        call = lambda: api.fuzz([api.server_spec(each) for each in servers], runs=4, seed=1)  # noqa: E731, B023
+        argv = ["fuzz", "--server", servers[0], "--server", servers[1], "--runs", "4", "--seed", "1"]
+        assert parity(argv, call) == expected
+
+
 def test_conformance(parity: Parity) -> None:
     for mode, expected in (("conforming", ExitCode.OK), ("busy-ping", ExitCode.FAILED)):
         server = f"{sys.executable} {NONCONFORMING} {mode}"
