@@ -406,11 +406,7 @@ def run_collection(
     many failed cases (default: the collection's, `collect_suite`). With more than one job and a
     `reports.state_dir`, the cases that took longest when they last ran start first (results keep the
     collection's order); `slowest_first=False`, or `maxfail`, starts them in the collection's order."""
-    import anyio
-
-    from toolproof.run.interrupt import run_until_signal
     from toolproof.run.secrets import run_secrets
-    from toolproof.run.server_suite import run_server_suite
 
     secrets = run_secrets([case.server for case in collection.cases], options.environ)
     given = reports or Reports()
@@ -423,6 +419,8 @@ def run_collection(
     expected = _last_durations(reports) if slowest_first and not maxfail else {}
 
     async def main() -> list[CaseResult]:
+        from toolproof.run.server_suite import run_server_suite
+
         return await run_server_suite(
             collection.items,
             options,
@@ -433,7 +431,19 @@ def run_collection(
             expected_s=expected,
         )
 
-    outcome = run_until_signal(main) if handle_signals else anyio.run(main)
+    outcome: list[CaseResult] | Interrupted
+    if trials == 1 and collection.starts_no_server:  # nothing waits: no event loop (run/serverless_suite.py)
+        from toolproof.run.serverless_suite import run_serverless_suite
+
+        outcome = run_serverless_suite(
+            collection.items, options, sink=events, maxfail=maxfail, handle_signals=handle_signals
+        )
+    else:
+        import anyio
+
+        from toolproof.run.interrupt import run_until_signal
+
+        outcome = run_until_signal(main) if handle_signals else anyio.run(main)
     result = _suite_result(
         outcome, time.monotonic() - started, collection.sharded, collection.resume, given.gate
     )

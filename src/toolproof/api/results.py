@@ -131,3 +131,11 @@ class Collection:
         from toolproof.model.server_case import Case
 
         return [item for item in self.items if not isinstance(item, Case)]
+
+    @property
+    def starts_no_server(self) -> bool:
+        """Whether no case may start or contact a server (every case skipped, or a trajectory): such a run
+        goes in order, without an event loop (`run/serverless_suite.py`)."""
+        from toolproof.run.serverless_suite import starts_no_server
+
+        return starts_no_server(self.items)

@@ -12,23 +12,18 @@ from toolproof.check.trials import combine
 from toolproof.load.errors import LoadError
 from toolproof.model.events import Sink, TrialFinished
 from toolproof.model.result import CaseResult
-from toolproof.model.server_case import Case, TrajectoryBlock
+from toolproof.model.server_case import Case
 from toolproof.run.fixture import isolated_fixture
 from toolproof.run.load_errors import Broken, by_document, met_load_error
 from toolproof.run.scheduler import Slot, run_all
 from toolproof.run.server_case import execute_case
+from toolproof.run.serverless_suite import starts_server
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.waits import longest_wait_s
 
 if TYPE_CHECKING:
     from toolproof.run.server_reuse import Reuse
     from toolproof.run.side_by_side import SideBySide
-
-
-def starts_server(case: Case) -> bool:
-    """Whether the case may start a server: it is no trajectory (which reads a trace) and not skipped outright
-    (`skip: true`; a case skipped for an unset variable is decided when it runs)."""
-    return not isinstance(case.block, TrajectoryBlock) and not case.skip
 
 
 async def run_server_suite(

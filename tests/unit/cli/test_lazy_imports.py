@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 STARTUP = ROOT / "bench" / "startup"
 
@@ -94,6 +96,15 @@ def test_a_suite_of_skipped_cases_loads_no_server_machinery() -> None:
     unused = {"toolproof.mcp.session", "toolproof.sources.server", "toolproof.run.side_by_side", "mcp"}
     unused |= {"toolproof.check.expect", "toolproof.check.tools"}  # no block is checked
     assert not unused & set(ast.literal_eval(loaded))
+
+
+@pytest.mark.parametrize(
+    "suite", [ROOT / "examples/blocks/trajectory/01_inline_order.yaml", STARTUP / "skipped.yaml"]
+)
+def test_a_suite_that_starts_no_server_runs_without_an_event_loop(suite: Path) -> None:
+    status, loaded = _loaded("run", str(suite))
+    assert status == 0
+    assert not {"anyio", "asyncio"} & {name.split(".")[0] for name in ast.literal_eval(loaded)}
 
 
 def test_a_schema_assertion_loads_jsonschema(tmp_path: Path) -> None:
