@@ -2,7 +2,7 @@
 the one rule its mode breaks.
 
 Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
-once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
+once: POST /MODE/mcp). MODE is `conforming` or a name in BREAKS or HOSTILE. The well-behaved base validates
 Host and Origin (HTTP 403 for a foreign one), the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers
 against the body (-32020, HTTP 400; Mcp-Param-Region too) and the version (-32022 with the supported list,
 HTTP 400); answers server/discover, tools/list, tools/call, resources/list, resources/templates/list,
@@ -49,11 +49,16 @@ BREAKS = {
     "never-completes": "asks for input again however it is answered",
     "input-on-list": "answers tools/list with an input_required result to a client that declared elicitation",
 }
+# Modes that follow every rule but answer in a way a client must cope with, or break the plain HTTP exchange.
+HOSTILE = {
+    "priming": "answers on an SSE stream that a priming event (an id, a retry, empty data) opens",
+    "drops-sessions": "closes the connection without an answer to a request that carries Mcp-Session-Id",
+}
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
 SKILL_MD = "---\nname: greeting\ndescription: Greets people.\n---\n\nSay hello.\n"
 SKILL_URI = "skill://greeting/SKILL.md"
-MODES = ("conforming", *BREAKS)
+MODES = ("conforming", *BREAKS, *HOSTILE)
 KEY = secrets.token_bytes(32)
 HINTS = {"ttlMs": 60000, "cacheScope": "public"}
 RESOURCE = {"uri": "memo://greeting", "name": "greeting", "mimeType": "text/plain"}
@@ -309,9 +314,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, answer: dict[str, Any] | None, mode: str) -> None:
         raw = json.dumps(answer).encode() if answer is not None else b""
+        stream = mode == "priming" and status == 200 and answer is not None
+        if stream:
+            raw = b"id: 1\nretry: 500\ndata: \n\nid: 2\ndata: " + raw + b"\n\n"
         self.send_response(status)
         if answer is not None:
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "text/event-stream" if stream else "application/json")
         if mode == "session-id":
             self.send_header("Mcp-Session-Id", secrets.token_hex(8))
         self.send_header("Content-Length", str(len(raw)))
@@ -324,6 +332,9 @@ class Handler(BaseHTTPRequestHandler):
             self._send(404, None, "")
             return
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if mode == "drops-sessions" and "Mcp-Session-Id" in self.headers:
+            self.close_connection = True
+            return
         if not local(self.headers.get("Host")) or not local(urlsplit(self.headers.get("Origin", "")).netloc):
             self._send(403, None, mode)  # a foreign Host or Origin: DNS rebinding
             return

@@ -99,6 +99,27 @@ def test_each_broken_2026_rule_fails_its_check_and_only_it(
     assert failing(verdicts) == {BROKEN[mode]}
 
 
+def test_an_sse_answer_opened_by_a_priming_event_is_read(stateless_http: str, tmp_path: Path) -> None:
+    status, verdicts = probe(f"{stateless_http}/priming/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert (status, failing(verdicts)) == (0, set())
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"
+
+
+def test_a_check_group_the_server_breaks_fails_alone_and_every_other_result_is_kept(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    status, verdicts = probe(f"{stateless_http}/drops-sessions/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert status == 1
+    assert failing(verdicts) == {"no session"}  # the group that sends Mcp-Session-Id, named after it
+    assert verdicts["server/discover is implemented"] == "PASS"  # made over the link before the group
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"  # the next group ran
+    assert verdicts["a missing client capability (-32021) is HTTP 400"] == "PASS"
+    cases = json.loads((tmp_path / "report.json").read_text())["results"]
+    broken = next(case for case in cases if case["name"].startswith("no session ["))
+    assert broken["failure"]["kind"] == "transport"
+    assert "disconnected" in broken["failure"]["message"]
+
+
 def test_a_2026_only_server_over_stdio_is_probed_in_its_era(tmp_path: Path) -> None:
     server = f"{sys.executable} {STATELESS} conforming"
     status, verdicts = probe(server, tmp_path, "--protocol", "auto")

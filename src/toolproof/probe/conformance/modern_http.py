@@ -5,7 +5,7 @@ against the body (SEP-2243)."""
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -14,7 +14,7 @@ import mcp_types as types
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, passed, skipped, timed
+from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, guarded, passed, skipped
 from toolproof.probe.conformance.listen import LISTEN_WAIT_S, acknowledgement, notification_filter
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
@@ -68,12 +68,10 @@ async def exchange(
     ) as response:
         answer: Message | None = None
         if response.headers.get("content-type", "").startswith("text/event-stream"):
-            async for line in response.aiter_lines():  # the answer is the first message with an id
-                if line.startswith("data:"):
-                    data = json.loads(line[5:])
-                    if isinstance(data, dict) and "id" in data and "method" not in data:
-                        answer = data
-                        break
+            async for data in sse_messages(response):  # the answer is the first message with an id
+                if "id" in data and "method" not in data:
+                    answer = data
+                    break
         else:
             raw = await response.aread()
             try:
@@ -84,14 +82,30 @@ async def exchange(
     return Exchange(response, answer)
 
 
+async def sse_messages(response: httpx2.Response) -> AsyncIterator[Message]:
+    """The JSON-RPC messages of an SSE stream, one per event: an event whose data is empty (a priming event)
+    or not a JSON object carries none."""
+    data: list[str] = []
+    async for line in response.aiter_lines():
+        if line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif not line and data:
+            try:
+                message = json.loads("\n".join(data))
+            except ValueError:
+                message = None
+            data = []
+            if isinstance(message, dict):
+                yield message
+
+
 async def modern_http_checks(spec: ConnectSpec) -> list[RequirementResult]:
     """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only)."""
     channel = HttpChannel(spec)
     verdicts: list[RequirementResult] = []
     async with channel.client(auth=channel.auth_flow()) as client:
         for check in (_no_session, _statuses, _header_validation, _listen):
-            started = time.perf_counter()
-            verdicts += timed(await check(client, spec.url), started)
+            verdicts += await guarded(HTTP, check(client, spec.url))
     return verdicts
 
 
@@ -249,10 +263,8 @@ async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, A
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
                 parsed = json.loads(await response.aread() or b"null")
                 return parsed if isinstance(parsed, dict) else None
-            async for line in response.aiter_lines():
-                if line.startswith("data:"):
-                    data = json.loads(line[5:])
-                    return data if isinstance(data, dict) else None
+            async for data in sse_messages(response):
+                return data
     return None
 
 

@@ -5,7 +5,6 @@ once, the Host/Origin validation that stops DNS rebinding, and the `Mcp-Param-*`
 from __future__ import annotations
 
 import base64
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,7 +15,7 @@ from mcp.shared.inbound import MCP_PARAM_HEADER_PREFIX, mcp_param_headers, x_mcp
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import RequirementResult, failed, passed, skipped, timed
+from toolproof.probe.conformance.checks import RequirementResult, failed, guarded, passed, skipped
 from toolproof.probe.conformance.http_checks import HOSTILE, LOCAL_HOSTS, STREAMS
 from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.modern_http import HTTP, Exchange, exchange, modern_http_checks
@@ -43,10 +42,8 @@ async def transport_checks(spec: ConnectSpec, inputs: ProbeInputs | None = None)
     channel = HttpChannel(spec)
     async with channel.client(auth=channel.auth_flow()) as client:
         for check in (_streams, _rebinding):
-            started = time.perf_counter()
-            verdicts += timed(await check(client, spec.url), started)
-        started = time.perf_counter()
-        verdicts += timed(await _custom_headers(client, spec.url, inputs or ProbeInputs()), started)
+            verdicts += await guarded(HTTP, check(client, spec.url))
+        verdicts += await guarded(HTTP, _custom_headers(client, spec.url, inputs or ProbeInputs()))
     return verdicts
 
 
