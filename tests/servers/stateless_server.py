@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 ERA = "2026-07-28"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 BREAKS = {
     "wrong-codes": "answers an unsupported version with -32602 instead of -32022",
     "no-cache-hints": "leaves ttlMs and cacheScope off tools/list",
@@ -53,6 +54,7 @@ BREAKS = {
 HOSTILE = {
     "priming": "answers on an SSE stream that a priming event (an id, a retry, empty data) opens",
     "drops-sessions": "closes the connection without an answer to a request that carries Mcp-Session-Id",
+    "anonymous": "names itself only in server/discover's result body, not in its _meta (a SHOULD)",
 }
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
@@ -152,8 +154,13 @@ class Server:
     ) -> tuple[int, dict[str, Any]]:
         extensions = {SKILLS: {}} if self.mode == "undeclared-tasks" else {TASKS: {}, SKILLS: {}}
         capabilities = {"tools": {}, "resources": {}, "prompts": {}, "extensions": extensions}
-        info = {"io.modelcontextprotocol/serverInfo": {"name": "stateless", "version": "1"}}
-        return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": info})
+        info = {"name": "stateless", "version": "1"}
+        if self.mode == "anonymous":
+            return complete(
+                {"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "serverInfo": info}
+            )
+        meta = {"io.modelcontextprotocol/serverInfo": info}
+        return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": meta})
 
     def do_tools_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.listings += 1

@@ -120,6 +120,22 @@ def test_a_check_group_the_server_breaks_fails_alone_and_every_other_result_is_k
     assert "disconnected" in broken["failure"]["message"]
 
 
+def test_a_server_that_does_not_name_itself_in_result_meta_is_warned_of_that_alone(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    def warned(mode: str) -> dict[str, Any]:
+        status, verdicts = probe(f"{stateless_http}/{mode}/mcp", tmp_path, "--protocol", MODERN_ERA)
+        assert (status, failing(verdicts)) == (0, set())
+        cases = json.loads((tmp_path / "report.json").read_text())["results"]
+        return {case["name"].rsplit(" [", 1)[0]: case for case in cases if case["warnings"]}
+
+    conforming, anonymous = warned("conforming"), warned("anonymous")
+    assert set(anonymous) - set(conforming) == {"the server names itself in result _meta"}
+    assert "only in the result body" in anonymous["the server names itself in result _meta"]["warnings"][0]
+    official = anonymous["the server names itself in result _meta"]["details"]["official"]
+    assert "server-identifies-in-result-meta" in json.dumps(official)
+
+
 def test_a_2026_only_server_over_stdio_is_probed_in_its_era(tmp_path: Path) -> None:
     server = f"{sys.executable} {STATELESS} conforming"
     status, verdicts = probe(server, tmp_path, "--protocol", "auto")
