@@ -55,7 +55,12 @@ HOSTILE = {
     "priming": "answers on an SSE stream that a priming event (an id, a retry, empty data) opens",
     "drops-sessions": "closes the connection without an answer to a request that carries Mcp-Session-Id",
     "anonymous": "names itself only in server/discover's result body, not in its _meta (a SHOULD)",
+    "crowded": "lists 25 more read-only tools (filler_00 ...) before its own",
 }
+FILLERS = [
+    {"name": f"filler_{n:02d}", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
+    for n in range(25)
+]
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
 SKILL_MD = "---\nname: greeting\ndescription: Greets people.\n---\n\nSay hello.\n"
@@ -168,6 +173,7 @@ class Server:
             ask = {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": SCHEMA}}
             return 200, {"result": {"resultType": "input_required", "inputRequests": {"which": ask}}}
         tools = TOOLS[::-1] if self.mode == "shuffled-tools" and self.listings % 2 == 0 else TOOLS
+        tools = [*FILLERS, *tools] if self.mode == "crowded" else tools
         hints = {} if self.mode == "no-cache-hints" else HINTS
         return complete({"tools": tools, **hints})
 
@@ -231,7 +237,7 @@ class Server:
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
         if name == "lookup":
             return complete({"content": [{"type": "text", "text": f"found {arguments.get('region')}"}]})
-        if name == "echo":
+        if name == "echo" or (self.mode == "crowded" and str(name).startswith("filler_")):
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
         if name == "test_missing_capability" and "sampling" not in declared:
             data = {"requiredCapabilities": {"sampling": {}}}

@@ -24,6 +24,8 @@ from toolproof.model.result import Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance import probe_server
 from toolproof.probe.conformance.checks import RequirementResult
+from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.tool_calls import MAX_CALLS
 from toolproof.probe.conformance.wire import MODERN_ERA, open_link
 
 STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
@@ -134,6 +136,28 @@ def test_a_server_that_does_not_name_itself_in_result_meta_is_warned_of_that_alo
     assert "only in the result body" in anonymous["the server names itself in result _meta"]["warnings"][0]
     official = anonymous["the server names itself in result _meta"]["details"]["official"]
     assert "server-identifies-in-result-meta" in json.dumps(official)
+
+
+def test_the_tools_the_inputs_name_are_called_however_many_tools_come_before_them(
+    stateless_http: str,
+) -> None:
+    spec = ConnectSpec(transport=Transport.HTTP, url=f"{stateless_http}/crowded/mcp", request_timeout=10)
+    inputs = ProbeInputs(tools={"echo": {"text": "hi"}})
+    verdicts: list[RequirementResult] = []
+    probed = anyio.run(probe_server, spec, verdicts, inputs, MODERN_ERA)
+    assert "echo" in probed.called  # listed after 30 read-only tools; not read-only itself
+    assert len(probed.called) == MAX_CALLS  # the cap still holds for the others
+    assert [v.check for v in verdicts if v.status is Status.FAIL] == []
+
+
+def test_mcp_name_is_validated_on_a_tool_the_inputs_name(reference_http: str, tmp_path: Path) -> None:
+    inputs = ROOT / "tests" / "servers" / "reference_inputs.yaml"
+    status, without = probe(reference_http, tmp_path, "--protocol", MODERN_ERA)
+    assert without["Mcp-Name validated"] == "SKIP"  # no tool of the reference server says it is read-only
+    status, verdicts = probe(reference_http, tmp_path, "--protocol", MODERN_ERA, "--inputs", str(inputs))
+    assert (status, failing(verdicts)) == (0, set())
+    assert "Mcp-Name validated" not in verdicts  # its cases are among those of the check below
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"
 
 
 def test_a_2026_only_server_over_stdio_is_probed_in_its_era(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import mcp_types as types
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, guarded, passed, skipped
+from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.listen import LISTEN_WAIT_S, acknowledgement, notification_filter
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
@@ -25,6 +26,7 @@ SESSION_HEADER = "mcp-session-id"
 MADE_UP_SESSION = "toolproof-made-up-session"
 HEADERS_SCENARIO = "http-header-validation/sep-2243-"
 LISTEN_ID = 1
+FILLERS: dict[str, Any] = {"string": "toolproof", "integer": 0, "number": 0, "boolean": False}
 
 Message = dict[str, Any]
 
@@ -99,13 +101,15 @@ async def sse_messages(response: httpx2.Response) -> AsyncIterator[Message]:
                 yield message
 
 
-async def modern_http_checks(spec: ConnectSpec) -> list[RequirementResult]:
-    """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only)."""
+async def modern_http_checks(spec: ConnectSpec, inputs: ProbeInputs) -> list[RequirementResult]:
+    """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only); `inputs`
+    name the tools the probe may call."""
     channel = HttpChannel(spec)
-    verdicts: list[RequirementResult] = []
     async with channel.client(auth=channel.auth_flow()) as client:
-        for check in (_no_session, _statuses, _header_validation, _listen):
-            verdicts += await guarded(HTTP, check(client, spec.url))
+        verdicts = await guarded(HTTP, _no_session(client, spec.url))
+        verdicts += await guarded(HTTP, _statuses(client, spec.url))
+        verdicts += await guarded(HTTP, _header_validation(client, spec.url, inputs))
+        verdicts += await guarded(HTTP, _listen(client, spec.url))
     return verdicts
 
 
@@ -181,15 +185,37 @@ async def _statuses(client: httpx2.AsyncClient, url: str) -> list[RequirementRes
     return verdicts
 
 
-def _read_only_tool(tools: list[Any]) -> str | None:
-    """A tool that says it only reads: calling it with a header the server must reject risks nothing."""
-    for tool in tools:
-        if isinstance(tool, dict) and (tool.get("annotations") or {}).get("readOnlyHint"):
-            return str(tool.get("name"))
+def call_arguments(tool: dict[str, Any], inputs: ProbeInputs) -> dict[str, Any] | None:
+    """What the probe may call `tool` with: the user's arguments, else (a read-only tool) a value of each
+    required argument's type; None when it may not be called."""
+    name = str(tool.get("name"))
+    if name in inputs.tools:
+        return dict(inputs.tools[name])
+    if not (tool.get("annotations") or {}).get("readOnlyHint"):
+        return None
+    schema = tool.get("inputSchema") or {}
+    properties = schema.get("properties") or {}
+    return {
+        key: FILLERS.get(str((properties.get(key) or {}).get("type")), "toolproof")
+        for key in schema.get("required") or []
+    }
+
+
+def _callable_tool(tools: list[Any], inputs: ProbeInputs) -> tuple[str, dict[str, Any]] | None:
+    """A tool the probe may call, and its arguments: one the user's inputs name first, else one that says it
+    only reads. A call with a header the server must reject is refused before the tool runs, so it risks
+    nothing either way."""
+    listed = [tool for tool in tools if isinstance(tool, dict)]
+    for tool in sorted(listed, key=lambda tool: str(tool.get("name")) not in inputs.tools):
+        arguments = call_arguments(tool, inputs)
+        if arguments is not None:
+            return str(tool.get("name")), arguments
     return None
 
 
-async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
+async def _header_validation(
+    client: httpx2.AsyncClient, url: str, inputs: ProbeInputs
+) -> list[RequirementResult]:
     """SEP-2243: a header that disagrees with the body is HTTP 400 -32020; header names are case-insensitive.
     (Whitespace around a value is not sent: the HTTP client refuses it, as fetch strips it.)"""
     section = f"{HTTP}#server-validation"
@@ -205,9 +231,9 @@ async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Requi
         ("a lowercase header name", "tools/list", {}, {"mcp-method": "tools/list"}),
         ("an uppercase header name", "tools/list", {}, {"MCP-METHOD": "tools/list"}),
     ]
-    name = _read_only_tool(tools)
-    if name is not None:
-        call = {"name": name, "arguments": {}}
+    chosen = _callable_tool(tools, inputs)
+    if chosen is not None:
+        call = {"name": chosen[0], "arguments": chosen[1]}
         reject += [
             (
                 "Mcp-Name unlike the tool",
@@ -246,8 +272,9 @@ async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Requi
         ],
         f"{HEADERS_SCENARIO}header-name-case-insensitive",
     )
-    if name is None:
-        verdicts.append(skipped("Mcp-Name validated", section, "no tool says it is read-only (readOnlyHint)"))
+    if chosen is None:
+        reason = "no tool says it is read-only (readOnlyHint), and --inputs names none the server lists"
+        verdicts.append(skipped("Mcp-Name validated", section, reason))
     return verdicts
 
 
