@@ -49,6 +49,8 @@ BREAKS = {
     "unchecked-params": "never compares the Mcp-Param-Region header with the region it mirrors",
     "never-completes": "asks for input again however it is answered",
     "input-on-list": "answers tools/list with an input_required result to a client that declared elicitation",
+    "untagged-notifications": "sends a list change on a subscription's stream without the subscription's id",
+    "unasked-notifications": "sends a prompts list change on a subscription that asked for tools only",
 }
 # Modes that follow every rule but answer in a way a client must cope with, or break the plain HTTP exchange.
 HOSTILE = {
@@ -56,7 +58,15 @@ HOSTILE = {
     "drops-sessions": "closes the connection without an answer to a request that carries Mcp-Session-Id",
     "anonymous": "names itself only in server/discover's result body, not in its _meta (a SHOULD)",
     "crowded": "lists 25 more read-only tools (filler_00 ...) before its own",
+    "list-changes": "declares tools.listChanged and sends one, tagged, on each subscriptions/listen stream",
 }
+# mode -> the notification it sends after acknowledging a subscription, and whether it carries its id
+LISTENING = {
+    "list-changes": ("notifications/tools/list_changed", True),
+    "untagged-notifications": ("notifications/tools/list_changed", False),
+    "unasked-notifications": ("notifications/prompts/list_changed", True),
+}
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 FILLERS = [
     {"name": f"filler_{n:02d}", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
     for n in range(25)
@@ -158,7 +168,8 @@ class Server:
         self, params: dict[str, Any], declared: dict[str, Any]
     ) -> tuple[int, dict[str, Any]]:
         extensions = {SKILLS: {}} if self.mode == "undeclared-tasks" else {TASKS: {}, SKILLS: {}}
-        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "extensions": extensions}
+        tools = {"listChanged": True} if self.mode in LISTENING else {}
+        capabilities = {"tools": tools, "resources": {}, "prompts": {}, "extensions": extensions}
         info = {"name": "stateless", "version": "1"}
         if self.mode == "anonymous":
             return complete(
@@ -354,9 +365,27 @@ class Handler(BaseHTTPRequestHandler):
         if "id" not in body:
             self._send(202, None, mode)
             return
+        if mode in LISTENING and body.get("method") == "subscriptions/listen":
+            self._subscription(mode, body["id"])
+            return
         headers = {name.lower(): value.strip() for name, value in self.headers.items()}
         status, answer = SERVERS[mode].answer(body, headers)
         self._send(status, answer, mode)
+
+    def _subscription(self, mode: str, ident: Any) -> None:
+        """A subscription's stream: its acknowledgment, then the mode's one notification; then it ends."""
+        method, tagged = LISTENING[mode]
+        tag = {"_meta": {SUBSCRIPTION_ID: ident}}
+        frames = [
+            {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": tag},
+            {"jsonrpc": "2.0", "method": method, "params": tag if tagged else {}},
+        ]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        self.wfile.write(b"".join(b"data: " + json.dumps(frame).encode() + b"\n\n" for frame in frames))
+        self.wfile.flush()
+        self.close_connection = True
 
     def do_GET(self) -> None:
         self._send(405, None, "")

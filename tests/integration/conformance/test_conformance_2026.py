@@ -49,6 +49,8 @@ BROKEN = {
     "unchecked-params": "Mcp-Param headers are validated against the arguments",
     "never-completes": "a retry with the answers completes",
     "input-on-list": "input_required only on tools/call, prompts/get and resources/read",
+    "untagged-notifications": "subscription notifications carry its id",
+    "unasked-notifications": "a subscription gets only the notifications it asked for",
 }
 # The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
 SCENARIOS = {
@@ -120,6 +122,22 @@ def test_a_check_group_the_server_breaks_fails_alone_and_every_other_result_is_k
     broken = next(case for case in cases if case["name"].startswith("no session ["))
     assert broken["failure"]["kind"] == "transport"
     assert "disconnected" in broken["failure"]["message"]
+
+
+def test_a_list_change_on_a_subscription_passes_the_listen_stream_checks(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    status, verdicts = probe(f"{stateless_http}/list-changes/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert (status, failing(verdicts)) == (0, set())
+    listened = (
+        "subscriptions/listen is acknowledged first",
+        "subscription notifications carry its id",
+        "a subscription gets only the notifications it asked for",
+        "list changes are sent on a subscription",
+    )
+    assert {verdicts[check] for check in listened} == {"PASS"}
+    status, verdicts = probe(f"{stateless_http}/conforming/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert not set(listened[1:]) & set(verdicts)  # no subscription served: nothing to judge
 
 
 def test_a_server_that_does_not_name_itself_in_result_meta_is_warned_of_that_alone(

@@ -16,7 +16,14 @@ from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, guarded, passed, skipped
 from toolproof.probe.conformance.inputs import ProbeInputs
-from toolproof.probe.conformance.listen import LISTEN_WAIT_S, acknowledgement, notification_filter
+from toolproof.probe.conformance.listen import (
+    ACKNOWLEDGED,
+    FOLLOW_S,
+    LISTEN_WAIT_S,
+    acknowledgement,
+    following,
+    notification_filter,
+)
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
 
@@ -278,28 +285,37 @@ async def _header_validation(
     return verdicts
 
 
-async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, Any]) -> Message | None:
-    """The first message on a `subscriptions/listen` stream (or its error answer); None when nothing comes
-    within LISTEN_WAIT_S. The stream is closed after it."""
+async def _frames(client: httpx2.AsyncClient, url: str, params: dict[str, Any]) -> list[Message]:
+    """The messages on a `subscriptions/listen` stream (or its error answer): the first within LISTEN_WAIT_S,
+    then those that follow within FOLLOW_S. The stream is closed after them."""
     body = {**params, "_meta": envelope(MODERN_ERA)}
     message = {"jsonrpc": "2.0", "id": LISTEN_ID, "method": "subscriptions/listen", "params": body}
     headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
     headers |= routing_headers(MODERN_ERA, "subscriptions/listen", body)
+    frames: list[Message] = []
     with anyio.move_on_after(LISTEN_WAIT_S):
         async with client.stream("POST", url, content=json.dumps(message), headers=headers) as response:
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
                 parsed = json.loads(await response.aread() or b"null")
-                return parsed if isinstance(parsed, dict) else None
-            async for data in sse_messages(response):
-                return data
-    return None
+                return [parsed] if isinstance(parsed, dict) else []
+            messages = sse_messages(response)
+            async for data in messages:
+                frames.append(data)
+                break
+            with anyio.move_on_after(FOLLOW_S):
+                async for data in messages:
+                    frames.append(data)
+    return frames
 
 
 async def _listen(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
-    """SEP-2575 subscriptions over HTTP: the first message on a `subscriptions/listen` stream acknowledges it
-    (`listen.py` judges it)."""
+    """SEP-2575 subscriptions over HTTP: the first message on a `subscriptions/listen` stream acknowledges it,
+    and the notifications after it are the subscription's (`listen.py` judges them)."""
     discovered = await exchange(client, url, "server/discover")
     capabilities = (discovered.message.get("result") or {}).get("capabilities") or {}
     wanted, offered = notification_filter(capabilities)
-    first = await _first_frame(client, url, {"notifications": wanted})
-    return acknowledgement(first, offered, LISTEN_ID)
+    frames = await _frames(client, url, {"notifications": wanted})
+    verdicts = acknowledgement(frames[0] if frames else None, offered, LISTEN_ID)
+    if frames and frames[0].get("method") == ACKNOWLEDGED:
+        verdicts += following(frames[1:], wanted, LISTEN_ID)
+    return verdicts
