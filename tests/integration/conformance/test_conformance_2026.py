@@ -140,6 +140,12 @@ def test_a_list_change_on_a_subscription_passes_the_listen_stream_checks(
     assert not set(listened[1:]) & set(verdicts)  # no subscription served: nothing to judge
 
 
+def test_a_server_that_exits_at_once_is_a_connect_error_whatever_the_protocol(tmp_path: Path) -> None:
+    server = f"{sys.executable} -c 'import sys; sys.exit(3)'"
+    for protocol in ("auto", MODERN_ERA, "2025-11-25"):
+        assert probe(server, tmp_path, "--protocol", protocol) == (2, {"connect": "ERROR"}), protocol
+
+
 def test_a_server_that_does_not_name_itself_in_result_meta_is_warned_of_that_alone(
     stateless_http: str, tmp_path: Path
 ) -> None:
