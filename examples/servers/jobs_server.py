@@ -13,7 +13,8 @@ A client that declares the extension in a request's capabilities gets a task (`r
 
 A client that does not declare it gets build_report's and flaky_job's answer at once, and error -32021
 (missing required client capability) from approve_deploy and endless, which cannot run without a task.
-greet(name) never makes a task. Over HTTP, a tasks/* request whose Mcp-Name header is not its taskId is
+greet(name) never makes a task. tasks/get, tasks/update and tasks/cancel answer -32021 to a client that
+does not declare the extension. Over HTTP, a tasks/* request whose Mcp-Name header is not its taskId is
 refused with -32020 (header mismatch). It serves both eras; run it over stdio (the default), or
 `--transport streamable-http --port 8000`.
 """
@@ -96,13 +97,18 @@ class Task:
             self.set("completed", "done")
 
     def wire(self) -> dict[str, Any]:
-        """The task as tasks/get (and CreateTaskResult) carries it."""
+        """The task as the tools/call that creates it answers (no payload: that is for tasks/get)."""
         task: dict[str, Any] = {
             "taskId": self.task_id, "status": self.status, "createdAt": self.created,
             "lastUpdatedAt": self.updated, "ttlMs": TTL_MS, "pollIntervalMs": POLL_INTERVAL_MS,
         }
         if self.message:
             task["statusMessage"] = self.message
+        return task
+
+    def detailed(self) -> dict[str, Any]:
+        """The task as tasks/get carries it: with its status's payload (input requests, result or error)."""
+        task = self.wire()
         if self.status == "input_required":
             task["inputRequests"] = self.input_requests
         if self.status == "completed":
@@ -207,7 +213,14 @@ class TasksExtension(Extension):
         return {"resultType": "task", **task.wire()}
 
     def _task(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Task:
-        """The task `params` names; over HTTP its id must also be the request's Mcp-Name header."""
+        """The task `params` names, for a client that declared the extension (else -32021); over HTTP its id
+        must also be the request's Mcp-Name header."""
+        if not _declares_tasks(ctx):
+            raise MCPError(
+                code=MISSING_CLIENT_CAPABILITY,
+                message=f"{TASKS} was not declared",
+                data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
+            )
         headers = getattr(ctx.request, "headers", None)
         if headers is not None and headers.get("mcp-name") != params.task_id:
             said = headers.get("mcp-name")
@@ -221,7 +234,7 @@ class TasksExtension(Extension):
     async def get(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> HandlerResult:
         task = self._task(ctx, params)
         task.advance()
-        return task.wire()
+        return task.detailed()
 
     async def update(self, ctx: ServerRequestContext[Any, Any], params: UpdateParams) -> HandlerResult:
         task = self._task(ctx, params)

@@ -1,6 +1,8 @@
 """An MCP stdio server on the official SDK (either era) that serves Agent Skills (SEP-2640): the SDK has no
 skills support, so a small extension adds `skills/list`, `skills/get` and `resources/directory/read`, and
-every file of a skill is an ordinary resource under `skill://<skill-path>/<file-path>`.
+every file of a skill is an ordinary resource under `skill://<skill-path>/<file-path>`. skills/list and
+skills/get carry cache hints (ttlMs, cacheScope); each SKILL.md is listed with its frontmatter's name and
+description.
 
   skill://pdf-processing/SKILL.md            with references/FORMS.md and templates/invoice.md
   skill://acme/billing/refunds/SKILL.md      SKILL.md only (its frontmatter has a license)
@@ -24,6 +26,7 @@ from mcp_types import PaginatedRequestParams, RequestParams
 
 INVALID_PARAMS = -32602
 DIRECTORY = "inode/directory"
+CACHE_HINTS = {"ttlMs": 60_000, "cacheScope": "public"}  # how long an answer may be kept, and by whom
 SKILLS: dict[str, dict[str, str]] = {
     "pdf-processing": {
         "SKILL.md": (
@@ -109,7 +112,9 @@ class Skills(Extension):
                 uri = f"skill://{path}/{name}"
                 served = text.swapcase() if uri in self.tampered else text
                 mime = "text/markdown" if name.endswith(".md") else "text/plain"
-                resource = TextResource(uri=uri, name=name, mime_type=mime, text=served)
+                front = FRONTMATTER[path] if name == "SKILL.md" else {"name": name}
+                named = {"name": front["name"], "description": front.get("description")}
+                resource = TextResource(uri=uri, **named, mime_type=mime, text=served)
                 bindings.append(ResourceBinding(resource))
         return bindings
 
@@ -121,12 +126,12 @@ class Skills(Extension):
         )
 
     async def list_skills(self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> Any:
-        return {"skills": [_entry(path) for path in SKILLS]}
+        return {"skills": [_entry(path) for path in SKILLS], **CACHE_HINTS}
 
     async def get_skill(self, ctx: ServerRequestContext[Any, Any], params: UriParams) -> Any:
         for path in SKILLS:
             if params.uri == f"skill://{path}/SKILL.md":
-                return {"skill": _entry(path)}
+                return {"skill": _entry(path), **CACHE_HINTS}
         raise MCPError(INVALID_PARAMS, f"no skill at {params.uri}")
 
     async def read_directory(self, ctx: ServerRequestContext[Any, Any], params: DirectoryParams) -> Any:

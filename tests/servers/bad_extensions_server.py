@@ -22,15 +22,13 @@ from reference_extensions import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     SKILLS_EXTENSION,
-    ReferenceSkills,
     TaskParams,
     Tasks,
     UpdateParams,
-    UriParams,
     declares_tasks,
     register,
 )
-from skills_server import Skills
+from skills_server import CACHE_HINTS, Skills, UriParams
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
@@ -127,7 +125,7 @@ class BadTasks(Tasks):
         return self._task(ctx, params).detailed() if self.mode == "cancel-envelope" else ack
 
 
-class BadSkills(ReferenceSkills):
+class BadSkills(Skills):
     def __init__(self, mode: str) -> None:
         super().__init__()
         self.mode = mode
@@ -149,9 +147,9 @@ class BadSkills(ReferenceSkills):
         return plain
 
     async def list_skills(self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> Any:
-        if self.mode == "no-list-hints":
-            return await Skills.list_skills(self, ctx, params)
         listed = await super().list_skills(ctx, params)
+        if self.mode == "no-list-hints":
+            return _unhinted(listed)
         first = listed["skills"][0]
         if self.mode == "incomplete-entry":
             first["resources"] = [item for item in first["resources"] if item["uri"] != first["uri"]]
@@ -160,10 +158,9 @@ class BadSkills(ReferenceSkills):
         return listed
 
     async def get_skill(self, ctx: ServerRequestContext[Any, Any], params: UriParams) -> Any:
-        if self.mode == "no-get-hints":
-            return await Skills.get_skill(self, ctx, params)
         try:
-            return await super().get_skill(ctx, params)
+            got = await super().get_skill(ctx, params)
+            return _unhinted(got) if self.mode == "no-get-hints" else got
         except MCPError as error:
             if self.mode == "unknown-skill":
                 raise MCPError(code=INTERNAL_ERROR, message="something went wrong") from error
@@ -176,6 +173,10 @@ class BadSkills(ReferenceSkills):
                 if child["mimeType"] == "inode/directory":
                     child["mimeType"] = "text/plain"
         return children
+
+
+def _unhinted(result: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in result.items() if key not in CACHE_HINTS}
 
 
 def build(mode: str) -> MCPServer[Any]:

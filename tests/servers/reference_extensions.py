@@ -15,8 +15,7 @@ and every one of them but slow_compute is refused with -32021 without the extens
 and tasks/cancel drive them (-32021 for a client that did not declare the extension, -32602 for a task that
 does not exist, -32020 when the Mcp-Name header is not the taskId). greet(name) never makes a task.
 
-Skills: examples/servers/skills_server.py's skills, each SKILL.md listed with its frontmatter's name and
-description, and skills/list and skills/get carrying cache hints.
+Skills: examples/servers/skills_server.py's.
 
 `register(server)` adds the tools; `EXTENSIONS` go to the server's constructor.
 """
@@ -26,7 +25,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,14 +34,13 @@ from typing import Any
 import anyio
 from mcp.server import MCPServer
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.extension import Extension, ResourceBinding
-from mcp.server.mcpserver.resources import TextResource
+from mcp.server.extension import Extension
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolRequestParams, PaginatedRequestParams
+from mcp_types import CallToolRequestParams
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "servers"))
 from jobs_server import TaskParams, TasksExtension, UpdateParams, text_result
-from skills_server import FRONTMATTER, Skills, UriParams
+from skills_server import Skills
 
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS_EXTENSION = Skills.identifier
@@ -55,7 +53,6 @@ TTL_MS = 600_000
 POLL_INTERVAL_MS = 20
 JOB_S = 0.05
 TERMINAL = ("completed", "failed", "cancelled")
-CACHE_HINTS = {"ttlMs": 60_000, "cacheScope": "public"}
 
 
 def _now() -> str:
@@ -258,36 +255,7 @@ class Tasks(TasksExtension):
         return {}
 
 
-class ReferenceSkills(Skills):
-    """The example's skills, with each SKILL.md listed under its frontmatter's name and description, and the
-    skills/list and skills/get results carrying cache hints."""
-
-    def resources(self) -> Sequence[ResourceBinding]:
-        bindings = []
-        for binding in super().resources():
-            resource = binding.resource
-            path = str(resource.uri).removeprefix("skill://").removesuffix("/SKILL.md")
-            if path in FRONTMATTER and str(resource.uri).endswith("/SKILL.md"):
-                front = FRONTMATTER[path]
-                text = resource.text if isinstance(resource, TextResource) else ""
-                resource = TextResource(
-                    uri=resource.uri,
-                    name=front["name"],
-                    description=front["description"],
-                    mime_type="text/markdown",
-                    text=text,
-                )
-            bindings.append(ResourceBinding(resource))
-        return bindings
-
-    async def list_skills(self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> Any:
-        return {**await super().list_skills(ctx, params), **CACHE_HINTS}
-
-    async def get_skill(self, ctx: ServerRequestContext[Any, Any], params: UriParams) -> Any:
-        return {**await super().get_skill(ctx, params), **CACHE_HINTS}
-
-
-EXTENSIONS: list[Extension] = [Tasks(), ReferenceSkills()]
+EXTENSIONS: list[Extension] = [Tasks(), Skills()]
 """The extensions reference_server.py's MCPServer is built with."""
 
 

@@ -2,7 +2,7 @@
 the one rule its mode breaks.
 
 Usage: stateless_server.py [MODE] (stdio), or stateless_server.py --port PORT (Streamable HTTP, every mode at
-once: POST /MODE/mcp). MODE is `conforming` or one of the names in BREAKS. The well-behaved base validates
+once: POST /MODE/mcp). MODE is `conforming` or a name in BREAKS or HOSTILE. The well-behaved base validates
 Host and Origin (HTTP 403 for a foreign one), the `_meta` envelope (-32602, HTTP 400), the SEP-2243 headers
 against the body (-32020, HTTP 400; Mcp-Param-Region too) and the version (-32022 with the supported list,
 HTTP 400); answers server/discover, tools/list, tools/call, resources/list, resources/templates/list,
@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 ERA = "2026-07-28"
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 BREAKS = {
     "wrong-codes": "answers an unsupported version with -32602 instead of -32022",
     "no-cache-hints": "leaves ttlMs and cacheScope off tools/list",
@@ -48,12 +49,33 @@ BREAKS = {
     "unchecked-params": "never compares the Mcp-Param-Region header with the region it mirrors",
     "never-completes": "asks for input again however it is answered",
     "input-on-list": "answers tools/list with an input_required result to a client that declared elicitation",
+    "untagged-notifications": "sends a list change on a subscription's stream without the subscription's id",
+    "unasked-notifications": "sends a prompts list change on a subscription that asked for tools only",
 }
+# Modes that follow every rule but answer in a way a client must cope with, or break the plain HTTP exchange.
+HOSTILE = {
+    "priming": "answers on an SSE stream that a priming event (an id, a retry, empty data) opens",
+    "drops-sessions": "closes the connection without an answer to a request that carries Mcp-Session-Id",
+    "anonymous": "names itself only in server/discover's result body, not in its _meta (a SHOULD)",
+    "crowded": "lists 25 more read-only tools (filler_00 ...) before its own",
+    "list-changes": "declares tools.listChanged and sends one, tagged, on each subscriptions/listen stream",
+}
+# mode -> the notification it sends after acknowledging a subscription, and whether it carries its id
+LISTENING = {
+    "list-changes": ("notifications/tools/list_changed", True),
+    "untagged-notifications": ("notifications/tools/list_changed", False),
+    "unasked-notifications": ("notifications/prompts/list_changed", True),
+}
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
+FILLERS = [
+    {"name": f"filler_{n:02d}", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
+    for n in range(25)
+]
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS = "io.modelcontextprotocol/skills"
 SKILL_MD = "---\nname: greeting\ndescription: Greets people.\n---\n\nSay hello.\n"
 SKILL_URI = "skill://greeting/SKILL.md"
-MODES = ("conforming", *BREAKS)
+MODES = ("conforming", *BREAKS, *HOSTILE)
 KEY = secrets.token_bytes(32)
 HINTS = {"ttlMs": 60000, "cacheScope": "public"}
 RESOURCE = {"uri": "memo://greeting", "name": "greeting", "mimeType": "text/plain"}
@@ -146,9 +168,15 @@ class Server:
         self, params: dict[str, Any], declared: dict[str, Any]
     ) -> tuple[int, dict[str, Any]]:
         extensions = {SKILLS: {}} if self.mode == "undeclared-tasks" else {TASKS: {}, SKILLS: {}}
-        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "extensions": extensions}
-        info = {"io.modelcontextprotocol/serverInfo": {"name": "stateless", "version": "1"}}
-        return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": info})
+        tools = {"listChanged": True} if self.mode in LISTENING else {}
+        capabilities = {"tools": tools, "resources": {}, "prompts": {}, "extensions": extensions}
+        info = {"name": "stateless", "version": "1"}
+        if self.mode == "anonymous":
+            return complete(
+                {"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "serverInfo": info}
+            )
+        meta = {"io.modelcontextprotocol/serverInfo": info}
+        return complete({"supportedVersions": [ERA], "capabilities": capabilities, **HINTS, "_meta": meta})
 
     def do_tools_list(self, params: dict[str, Any], declared: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         self.listings += 1
@@ -156,6 +184,7 @@ class Server:
             ask = {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": SCHEMA}}
             return 200, {"result": {"resultType": "input_required", "inputRequests": {"which": ask}}}
         tools = TOOLS[::-1] if self.mode == "shuffled-tools" and self.listings % 2 == 0 else TOOLS
+        tools = [*FILLERS, *tools] if self.mode == "crowded" else tools
         hints = {} if self.mode == "no-cache-hints" else HINTS
         return complete({"tools": tools, **hints})
 
@@ -219,7 +248,7 @@ class Server:
             return complete({"content": [{"type": "text", "text": "3"}], "structuredContent": {"count": 3}})
         if name == "lookup":
             return complete({"content": [{"type": "text", "text": f"found {arguments.get('region')}"}]})
-        if name == "echo":
+        if name == "echo" or (self.mode == "crowded" and str(name).startswith("filler_")):
             return complete({"content": [{"type": "text", "text": str(arguments.get("text"))}]})
         if name == "test_missing_capability" and "sampling" not in declared:
             data = {"requiredCapabilities": {"sampling": {}}}
@@ -309,9 +338,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, answer: dict[str, Any] | None, mode: str) -> None:
         raw = json.dumps(answer).encode() if answer is not None else b""
+        stream = mode == "priming" and status == 200 and answer is not None
+        if stream:
+            raw = b"id: 1\nretry: 500\ndata: \n\nid: 2\ndata: " + raw + b"\n\n"
         self.send_response(status)
         if answer is not None:
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "text/event-stream" if stream else "application/json")
         if mode == "session-id":
             self.send_header("Mcp-Session-Id", secrets.token_hex(8))
         self.send_header("Content-Length", str(len(raw)))
@@ -324,15 +356,36 @@ class Handler(BaseHTTPRequestHandler):
             self._send(404, None, "")
             return
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if mode == "drops-sessions" and "Mcp-Session-Id" in self.headers:
+            self.close_connection = True
+            return
         if not local(self.headers.get("Host")) or not local(urlsplit(self.headers.get("Origin", "")).netloc):
             self._send(403, None, mode)  # a foreign Host or Origin: DNS rebinding
             return
         if "id" not in body:
             self._send(202, None, mode)
             return
+        if mode in LISTENING and body.get("method") == "subscriptions/listen":
+            self._subscription(mode, body["id"])
+            return
         headers = {name.lower(): value.strip() for name, value in self.headers.items()}
         status, answer = SERVERS[mode].answer(body, headers)
         self._send(status, answer, mode)
+
+    def _subscription(self, mode: str, ident: Any) -> None:
+        """A subscription's stream: its acknowledgment, then the mode's one notification; then it ends."""
+        method, tagged = LISTENING[mode]
+        tag = {"_meta": {SUBSCRIPTION_ID: ident}}
+        frames = [
+            {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": tag},
+            {"jsonrpc": "2.0", "method": method, "params": tag if tagged else {}},
+        ]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        self.wfile.write(b"".join(b"data: " + json.dumps(frame).encode() + b"\n\n" for frame in frames))
+        self.wfile.flush()
+        self.close_connection = True
 
     def do_GET(self) -> None:
         self._send(405, None, "")

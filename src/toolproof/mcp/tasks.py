@@ -89,7 +89,7 @@ class TaskFollower:
     ) -> None:
         self.peer, self.options, self.started, self.during = peer, options, started, during
         self.created_at = time.perf_counter()
-        self.task = _checked(created, None, "the CreateTaskResult")
+        self.task = _checked(created, None, "the CreateTaskResult", detailed=False)
         self.task_id = str(self.task["taskId"])
         self.states = [str(self.task["status"])]
         self.polls = self.updates = 0
@@ -186,9 +186,12 @@ class TaskFollower:
         return Failure(kind=FailureKind.TIMEOUT, message=message, details=details)
 
 
-def _checked(task: dict[str, Any], task_id: str | None, during: str) -> dict[str, Any]:
-    """`task` when it is a task as the extension defines it (the `task_id` asked for, a known status, the
-    field its status requires); RuntimeError naming what is wrong otherwise."""
+def _checked(
+    task: dict[str, Any], task_id: str | None, during: str, *, detailed: bool = True
+) -> dict[str, Any]:
+    """`task` when it is a task as the extension defines it (the `task_id` asked for, a known status, and when
+    `detailed` (tasks/get; a CreateTaskResult carries none) the field its status requires); RuntimeError
+    naming what is wrong otherwise."""
     if not isinstance(task.get("taskId"), str):
         raise RuntimeError(f"{during}: the task has no taskId string (taskId: {task.get('taskId')!r})")
     if task_id is not None and task["taskId"] != task_id:
@@ -197,7 +200,7 @@ def _checked(task: dict[str, Any], task_id: str | None, during: str) -> dict[str
     if status not in STATUSES:
         raise RuntimeError(f"{during}: task {task['taskId']}: unknown status {status!r}")
     needed = {"completed": "result", "failed": "error", "input_required": "inputRequests"}.get(str(status))
-    if needed is not None and not isinstance(task.get(needed), dict):
+    if detailed and needed is not None and not isinstance(task.get(needed), dict):
         raise RuntimeError(f"{during}: task {task['taskId']} is {status} without a {needed} object")
     return task
 

@@ -24,6 +24,8 @@ from toolproof.model.result import Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance import probe_server
 from toolproof.probe.conformance.checks import RequirementResult
+from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.tool_calls import MAX_CALLS
 from toolproof.probe.conformance.wire import MODERN_ERA, open_link
 
 STATELESS = ROOT / "tests" / "servers" / "stateless_server.py"
@@ -47,6 +49,8 @@ BROKEN = {
     "unchecked-params": "Mcp-Param headers are validated against the arguments",
     "never-completes": "a retry with the answers completes",
     "input-on-list": "input_required only on tools/call, prompts/get and resources/read",
+    "untagged-notifications": "subscription notifications carry its id",
+    "unasked-notifications": "a subscription gets only the notifications it asked for",
 }
 # The official scenario that tests the rule each mode breaks (it has none for session ids or skill digests).
 SCENARIOS = {
@@ -97,6 +101,87 @@ def test_each_broken_2026_rule_fails_its_check_and_only_it(
     status, verdicts = probe(f"{stateless_http}/{mode}/mcp", tmp_path, "--protocol", MODERN_ERA)
     assert status == 1
     assert failing(verdicts) == {BROKEN[mode]}
+
+
+def test_an_sse_answer_opened_by_a_priming_event_is_read(stateless_http: str, tmp_path: Path) -> None:
+    status, verdicts = probe(f"{stateless_http}/priming/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert (status, failing(verdicts)) == (0, set())
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"
+
+
+def test_a_check_group_the_server_breaks_fails_alone_and_every_other_result_is_kept(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    status, verdicts = probe(f"{stateless_http}/drops-sessions/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert status == 1
+    assert failing(verdicts) == {"no session"}  # the group that sends Mcp-Session-Id, named after it
+    assert verdicts["server/discover is implemented"] == "PASS"  # made over the link before the group
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"  # the next group ran
+    assert verdicts["a missing client capability (-32021) is HTTP 400"] == "PASS"
+    cases = json.loads((tmp_path / "report.json").read_text())["results"]
+    broken = next(case for case in cases if case["name"].startswith("no session ["))
+    assert broken["failure"]["kind"] == "transport"
+    assert "disconnected" in broken["failure"]["message"]
+
+
+def test_a_list_change_on_a_subscription_passes_the_listen_stream_checks(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    status, verdicts = probe(f"{stateless_http}/list-changes/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert (status, failing(verdicts)) == (0, set())
+    listened = (
+        "subscriptions/listen is acknowledged first",
+        "subscription notifications carry its id",
+        "a subscription gets only the notifications it asked for",
+        "list changes are sent on a subscription",
+    )
+    assert {verdicts[check] for check in listened} == {"PASS"}
+    status, verdicts = probe(f"{stateless_http}/conforming/mcp", tmp_path, "--protocol", MODERN_ERA)
+    assert not set(listened[1:]) & set(verdicts)  # no subscription served: nothing to judge
+
+
+def test_a_server_that_exits_at_once_is_a_connect_error_whatever_the_protocol(tmp_path: Path) -> None:
+    server = f"{sys.executable} -c 'import sys; sys.exit(3)'"
+    for protocol in ("auto", MODERN_ERA, "2025-11-25"):
+        assert probe(server, tmp_path, "--protocol", protocol) == (2, {"connect": "ERROR"}), protocol
+
+
+def test_a_server_that_does_not_name_itself_in_result_meta_is_warned_of_that_alone(
+    stateless_http: str, tmp_path: Path
+) -> None:
+    def warned(mode: str) -> dict[str, Any]:
+        status, verdicts = probe(f"{stateless_http}/{mode}/mcp", tmp_path, "--protocol", MODERN_ERA)
+        assert (status, failing(verdicts)) == (0, set())
+        cases = json.loads((tmp_path / "report.json").read_text())["results"]
+        return {case["name"].rsplit(" [", 1)[0]: case for case in cases if case["warnings"]}
+
+    conforming, anonymous = warned("conforming"), warned("anonymous")
+    assert set(anonymous) - set(conforming) == {"the server names itself in result _meta"}
+    assert "only in the result body" in anonymous["the server names itself in result _meta"]["warnings"][0]
+    official = anonymous["the server names itself in result _meta"]["details"]["official"]
+    assert "server-identifies-in-result-meta" in json.dumps(official)
+
+
+def test_the_tools_the_inputs_name_are_called_however_many_tools_come_before_them(
+    stateless_http: str,
+) -> None:
+    spec = ConnectSpec(transport=Transport.HTTP, url=f"{stateless_http}/crowded/mcp", request_timeout=10)
+    inputs = ProbeInputs(tools={"echo": {"text": "hi"}})
+    verdicts: list[RequirementResult] = []
+    probed = anyio.run(probe_server, spec, verdicts, inputs, MODERN_ERA)
+    assert "echo" in probed.called  # listed after 30 read-only tools; not read-only itself
+    assert len(probed.called) == MAX_CALLS  # the cap still holds for the others
+    assert [v.check for v in verdicts if v.status is Status.FAIL] == []
+
+
+def test_mcp_name_is_validated_on_a_tool_the_inputs_name(reference_http: str, tmp_path: Path) -> None:
+    inputs = ROOT / "tests" / "servers" / "reference_inputs.yaml"
+    status, without = probe(reference_http, tmp_path, "--protocol", MODERN_ERA)
+    assert without["Mcp-Name validated"] == "SKIP"  # no tool of the reference server says it is read-only
+    status, verdicts = probe(reference_http, tmp_path, "--protocol", MODERN_ERA, "--inputs", str(inputs))
+    assert (status, failing(verdicts)) == (0, set())
+    assert "Mcp-Name validated" not in verdicts  # its cases are among those of the check below
+    assert verdicts["headers unlike the body are HTTP 400 -32020"] == "PASS"
 
 
 def test_a_2026_only_server_over_stdio_is_probed_in_its_era(tmp_path: Path) -> None:

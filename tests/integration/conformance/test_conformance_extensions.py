@@ -25,6 +25,10 @@ from toolproof.probe.conformance.wire import MODERN_ERA
 BAD = ROOT / "tests" / "servers" / "bad_extensions_server.py"
 REFERENCE = ROOT / "tests" / "servers" / "reference_server.py"
 INPUTS = ROOT / "tests" / "servers" / "reference_extensions_inputs.yaml"
+JOBS = ROOT / "examples" / "servers" / "jobs_server.py"
+SKILLS = ROOT / "examples" / "servers" / "skills_server.py"
+# The tools of jobs_server.py the probe may call (endless never ends: it is left out).
+JOBS_INPUTS = "tools:\n  build_report: {pages: 1}\n  approve_deploy: {service: web}\n  flaky_job: {}\n"
 # The check each mode of bad_extensions_server.py fails (and no other).
 BROKEN = {
     "ungated-tasks": "tasks methods need the client's extension (-32021)",
@@ -142,6 +146,27 @@ def test_without_a_tool_that_makes_tasks_the_task_checks_are_not_applicable(
     skipped = {str(r["name"]).rsplit(" [", 1)[0]: r["reason"] for r in results if r["status"] == "SKIP"}
     assert "--inputs" in skipped["a task-augmented call returns a flat CreateTaskResult"]
     assert verdicts(results)["an unknown task is -32602"] == "PASS"
+
+
+def test_the_example_extension_servers_pass_every_2026_check(tmp_path: Path) -> None:
+    inputs = tmp_path / "inputs.yaml"
+    inputs.write_text(JOBS_INPUTS)
+    out = tmp_path / "report.json"
+    with listening([sys.executable, str(JOBS), "--transport", "streamable-http"]) as port:
+        status = main(["conformance", "--server", f"http://127.0.0.1:{port}/mcp", "--protocol", MODERN_ERA,
+                       "--inputs", str(inputs), "--json", str(out), "-q"])  # fmt: skip
+    jobs = verdicts(json.loads(out.read_text())["results"])
+    assert (status, failing(jobs)) == (0, set())
+    assert jobs["tasks methods need the client's extension (-32021)"] == "PASS"
+    assert jobs["a task-augmented call returns a flat CreateTaskResult"] == "PASS"
+    status = main(["conformance", "--server", f"{sys.executable} {SKILLS}", "--protocol", MODERN_ERA,
+                   "--json", str(out), "-q"])  # fmt: skip
+    results = json.loads(out.read_text())["results"]
+    skills = verdicts(results)
+    assert (status, failing(skills)) == (0, set())
+    assert [r["name"] for r in results if r["warnings"]] == []
+    assert skills["skills/get carries cache hints"] == "PASS"
+    assert skills["skills/list pages"] == "PASS"
 
 
 # --- side by side with the official suite's extension scenarios -------------------------------------------

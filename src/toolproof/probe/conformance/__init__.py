@@ -12,11 +12,12 @@ from toolproof.mcp.stdio import StdioChannel
 from toolproof.model.result import CaseResult, Failure, FailureKind, Status
 from toolproof.model.server_config import Transport
 from toolproof.probe.conformance.capability_status import missing_capability_status
-from toolproof.probe.conformance.checks import SPEC, ProbedServer, RequirementResult
+from toolproof.probe.conformance.checks import SPEC, ProbedServer, RequirementResult, guarded
 from toolproof.probe.conformance.eras import cross_era, eras_for
-from toolproof.probe.conformance.http_checks import http_checks
+from toolproof.probe.conformance.http_checks import TRANSPORTS, http_checks
 from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.modern import SITE, SPEC_2026, run_modern_checks
+from toolproof.probe.conformance.modern_http import HTTP
 from toolproof.probe.conformance.modern_transport import transport_checks
 from toolproof.probe.conformance.official import cited, official
 from toolproof.probe.conformance.steps import run_checks
@@ -56,10 +57,12 @@ async def probe_server(
                     probed = await (run_modern_checks if modern else run_checks)(link, verdicts, inputs)
                 finally:
                     fault = link.channel.fault
-        if spec.transport is Transport.HTTP:
-            verdicts += await (transport_checks(spec, inputs) if modern else http_checks(spec))
+        if spec.transport is Transport.HTTP:  # a group that breaks is one failed result; the rest still run
             if modern:
-                verdicts += await missing_capability_status(spec)
+                verdicts += await guarded(HTTP, transport_checks(spec, inputs))
+                verdicts += await guarded(HTTP, missing_capability_status(spec))
+            else:
+                verdicts += await guarded(TRANSPORTS, http_checks(spec))
         return probed
     except Exception as raised:
         error = leaf(raised)
@@ -89,7 +92,7 @@ def results(verdicts: list[RequirementResult], location: Path, era: str = HANDSH
         failure = None
         if verdict.status is Status.FAIL:
             message = f"{verdict.message} (spec: {base}{verdict.section})"
-            failure = Failure(kind=FailureKind.PROTOCOL, message=message, check=verdict.check)
+            failure = Failure(kind=verdict.kind, message=message, check=verdict.check)
         found = cited(verdict.official) if verdict.official else official(verdict.check)
         converted.append(
             CaseResult(
@@ -128,10 +131,9 @@ async def check_server(
             probes.append(await probe_server(spec, verdicts, inputs, era))
         except ProbeFailed as error:
             failed = error
-        finally:  # also when cancelled
-            if failed is None:
-                found.extend(results(verdicts, location, era))
-            else:
+        finally:  # also when cancelled; the results made before a failure are kept
+            found.extend(results(verdicts, location, era))
+            if failed is not None:
                 found.append(
                     CaseResult(
                         name="connect" if len(eras) == 1 else f"connect [{era}]",

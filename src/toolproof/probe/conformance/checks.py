@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,8 +20,9 @@ from jsonschema.validators import validator_for
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from pydantic import ValidationError
 
+from toolproof.mcp.errors import classify, expected, leaf
 from toolproof.mcp.stdio import StdioChannel, stray_warning
-from toolproof.model.result import Status
+from toolproof.model.result import FailureKind, Status
 from toolproof.probe.conformance.inputs import ProbeInputs
 from toolproof.probe.conformance.wire import Link, Message, NoAnswer
 
@@ -53,6 +54,7 @@ class RequirementResult:
     seconds: float = 0.0
     warnings: tuple[str, ...] = ()  # what a SHOULD the server does not follow says, without failing
     official: tuple[str, ...] = ()
+    kind: FailureKind = FailureKind.PROTOCOL  # what a failure was: the rule broken, or the exchange itself
 
 
 @dataclass
@@ -447,3 +449,24 @@ def timed(verdicts: list[RequirementResult], started: float) -> list[Requirement
     """`verdicts` sharing the time since `started` (the checks of one step are made together)."""
     share = (time.perf_counter() - started) / max(len(verdicts), 1)
     return [replace(verdict, seconds=share) for verdict in verdicts]
+
+
+async def guarded(
+    section: str, group: Coroutine[Any, Any, list[RequirementResult] | RequirementResult]
+) -> list[RequirementResult]:
+    """The results of one group of checks (or its one result), timed; when the server's answers break the
+    group (a dropped connection, a timeout, a body that is not JSON), one failed result for the group,
+    classified, so that the results already made are kept and the other groups still run. `section` is what
+    that result cites."""
+    started = time.perf_counter()
+    name = str(getattr(group, "__name__", "checks")).strip("_").replace("_", " ")
+    try:
+        made = await group
+    except Exception as raised:
+        error = leaf(raised)
+        if not (expected(error) or isinstance(error, ValueError)):
+            raise
+        failure = classify(error, during=name)
+        verdict = RequirementResult(name, section, Status.FAIL, failure.message, kind=failure.kind)
+        return timed([verdict], started)
+    return timed(made if isinstance(made, list) else [made], started)

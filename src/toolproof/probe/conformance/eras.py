@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolproof.mcp.errors import expected
+from toolproof.mcp.errors import expected, leaf
 from toolproof.mcp.spec import HANDSHAKE_ERA, ConnectSpec
 from toolproof.probe.conformance.checks import ProbedServer, RequirementResult, failed, passed
 from toolproof.probe.conformance.wire import MODERN_ERA, NoAnswer, open_link
@@ -23,10 +23,9 @@ async def speaks_modern(spec: ConnectSpec) -> bool:
         with in_scratch(spec) as placed:
             async with open_link(placed, MODERN_ERA) as link:
                 answer = await link.request("server/discover", {})
-    except NoAnswer:
-        return False
-    except Exception as error:
-        if not expected(error):
+    except Exception as raised:  # NoAnswer comes inside the link's exception group
+        error = leaf(raised)
+        if not isinstance(error, NoAnswer) and not expected(error):
             raise
         return False  # the handshake era's probe says what is wrong with reaching the server
     result = answer.get("result")

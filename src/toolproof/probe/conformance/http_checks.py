@@ -4,7 +4,6 @@ the protocol-version header, and the Origin/Host validation that stops DNS rebin
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,7 +13,7 @@ import httpx2
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
 from toolproof.model.result import Status
-from toolproof.probe.conformance.checks import RequirementResult, failed, passed, skipped, timed
+from toolproof.probe.conformance.checks import RequirementResult, failed, guarded, passed, skipped
 
 TRANSPORTS = "basic/transports"
 ACCEPT = "application/json, text/event-stream"
@@ -59,11 +58,9 @@ async def http_checks(spec: ConnectSpec) -> list[RequirementResult]:
     """The transport checks against the server at `spec.url` (Streamable HTTP only)."""
     channel = HttpChannel(spec)
     async with channel.client(auth=channel.auth_flow()) as client:
-        started = time.perf_counter()
-        verdicts = timed(await _session(client, spec.url), started)
+        verdicts = await guarded(TRANSPORTS, _session(client, spec.url))
         for check in (_protocol_header, _priming, _streams, _rebinding):
-            started = time.perf_counter()
-            verdicts += timed([await check(client, spec.url)], started)
+            verdicts += await guarded(TRANSPORTS, check(client, spec.url))
         return verdicts
 
 

@@ -18,6 +18,7 @@ from toolproof.probe.conformance.checks import (
     RequirementResult,
     error_code,
     failed,
+    judged,
     passed,
     skipped,
 )
@@ -32,6 +33,12 @@ ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 FILTERS = {"tools": "toolsListChanged", "prompts": "promptsListChanged", "resources": "resourcesListChanged"}
 STDIO_SUBSCRIPTION = "toolproof-listen"
+FOLLOW_S = 0.3  # how long a subscription's stream is read after its acknowledgment
+TAGGED = "subscription notifications carry its id"
+FILTERED = "a subscription gets only the notifications it asked for"
+CHANGED = "list changes are sent on a subscription"
+SUBSCRIPTIONS = "basic/patterns/subscriptions"
+LIST_CHANGED = {f"notifications/{kind}/list_changed": flag for kind, flag in FILTERS.items()}
 
 
 def notification_filter(capabilities: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -100,3 +107,45 @@ async def listen_stdio(probe: ProbedServer) -> list[RequirementResult]:
     if first is None or "method" in first:  # the subscription is open: end it
         await probe.link.abandon(ident, "toolproof conformance: acknowledgment checked")
     return acknowledgement(first, offered, ident)
+
+
+def following(after: list[Message], wanted: dict[str, Any], ident: str | int) -> list[RequirementResult]:
+    """The verdicts on the notifications that followed a subscription's acknowledgment on its own stream
+    (`wanted` is the filter it was opened with): each carries the subscription's id, none is of a kind the
+    filter left out, and a list change asked for is sent. The probe cannot make a server change its lists, so
+    each is judged only on what the server sent of its own accord."""
+    notes = [m for m in after if str(m.get("method", "")).startswith("notifications/")]
+    changes = [str(m["method"]) for m in notes if m["method"] in LIST_CHANGED]
+    asked = sorted({method for method in changes if wanted.get(LIST_CHANGED[method])})
+    within = f"within {FOLLOW_S:g} s of the acknowledgment (the probe cannot change the server's lists)"
+    if notes:
+        untagged = [str(m["method"]) for m in notes if _subscription(m) != ident]
+        unasked = [method for method in changes if not wanted.get(LIST_CHANGED[method])]
+        seen = f"{len(notes)} notification(s)"
+        tagged = judged(
+            TAGGED, SUBSCRIPTIONS, [f"{m} without {SUBSCRIPTION_ID} {ident!r}" for m in untagged], [seen], ""
+        )
+        filtered = judged(
+            FILTERED,
+            SUBSCRIPTIONS,
+            [f"{m}, not asked for by {json.dumps(wanted)}" for m in unasked],
+            [seen],
+            "",
+        )
+    else:
+        tagged = skipped(TAGGED, SUBSCRIPTIONS, f"no notification came {within}")
+        filtered = skipped(FILTERED, SUBSCRIPTIONS, f"no notification came {within}")
+    changed = (
+        passed(CHANGED, SUBSCRIPTIONS, ", ".join(asked))
+        if asked
+        else skipped(CHANGED, SUBSCRIPTIONS, f"no list change asked for came {within}")
+    )
+    return [
+        *cited([tagged], f"{STATELESS}server-tags-subscription-id"),
+        *cited([filtered], f"{STATELESS}server-honors-notification-filter"),
+        *cited(
+            [changed],
+            f"{STATELESS}server-sends-tools-list-changed-on-subscription",
+            f"{STATELESS}server-sends-prompts-list-changed-on-subscription",
+        ),
+    ]

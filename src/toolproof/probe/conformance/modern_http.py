@@ -5,7 +5,7 @@ against the body (SEP-2243)."""
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -14,8 +14,16 @@ import mcp_types as types
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, passed, skipped, timed
-from toolproof.probe.conformance.listen import LISTEN_WAIT_S, acknowledgement, notification_filter
+from toolproof.probe.conformance.checks import RequirementResult, error_code, failed, guarded, passed, skipped
+from toolproof.probe.conformance.inputs import ProbeInputs
+from toolproof.probe.conformance.listen import (
+    ACKNOWLEDGED,
+    FOLLOW_S,
+    LISTEN_WAIT_S,
+    acknowledgement,
+    following,
+    notification_filter,
+)
 from toolproof.probe.conformance.stateless import STATELESS, UNSUPPORTED_VERSION, cited
 from toolproof.probe.conformance.wire import MODERN_ERA, envelope, routing_headers
 
@@ -25,6 +33,7 @@ SESSION_HEADER = "mcp-session-id"
 MADE_UP_SESSION = "toolproof-made-up-session"
 HEADERS_SCENARIO = "http-header-validation/sep-2243-"
 LISTEN_ID = 1
+FILLERS: dict[str, Any] = {"string": "toolproof", "integer": 0, "number": 0, "boolean": False}
 
 Message = dict[str, Any]
 
@@ -68,12 +77,10 @@ async def exchange(
     ) as response:
         answer: Message | None = None
         if response.headers.get("content-type", "").startswith("text/event-stream"):
-            async for line in response.aiter_lines():  # the answer is the first message with an id
-                if line.startswith("data:"):
-                    data = json.loads(line[5:])
-                    if isinstance(data, dict) and "id" in data and "method" not in data:
-                        answer = data
-                        break
+            async for data in sse_messages(response):  # the answer is the first message with an id
+                if "id" in data and "method" not in data:
+                    answer = data
+                    break
         else:
             raw = await response.aread()
             try:
@@ -84,14 +91,32 @@ async def exchange(
     return Exchange(response, answer)
 
 
-async def modern_http_checks(spec: ConnectSpec) -> list[RequirementResult]:
-    """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only)."""
+async def sse_messages(response: httpx2.Response) -> AsyncIterator[Message]:
+    """The JSON-RPC messages of an SSE stream, one per event: an event whose data is empty (a priming event)
+    or not a JSON object carries none."""
+    data: list[str] = []
+    async for line in response.aiter_lines():
+        if line.startswith("data:"):
+            data.append(line[5:].removeprefix(" "))
+        elif not line and data:
+            try:
+                message = json.loads("\n".join(data))
+            except ValueError:
+                message = None
+            data = []
+            if isinstance(message, dict):
+                yield message
+
+
+async def modern_http_checks(spec: ConnectSpec, inputs: ProbeInputs) -> list[RequirementResult]:
+    """The 2026-07-28 transport checks against the server at `spec.url` (Streamable HTTP only); `inputs`
+    name the tools the probe may call."""
     channel = HttpChannel(spec)
-    verdicts: list[RequirementResult] = []
     async with channel.client(auth=channel.auth_flow()) as client:
-        for check in (_no_session, _statuses, _header_validation, _listen):
-            started = time.perf_counter()
-            verdicts += timed(await check(client, spec.url), started)
+        verdicts = await guarded(HTTP, _no_session(client, spec.url))
+        verdicts += await guarded(HTTP, _statuses(client, spec.url))
+        verdicts += await guarded(HTTP, _header_validation(client, spec.url, inputs))
+        verdicts += await guarded(HTTP, _listen(client, spec.url))
     return verdicts
 
 
@@ -167,15 +192,37 @@ async def _statuses(client: httpx2.AsyncClient, url: str) -> list[RequirementRes
     return verdicts
 
 
-def _read_only_tool(tools: list[Any]) -> str | None:
-    """A tool that says it only reads: calling it with a header the server must reject risks nothing."""
-    for tool in tools:
-        if isinstance(tool, dict) and (tool.get("annotations") or {}).get("readOnlyHint"):
-            return str(tool.get("name"))
+def call_arguments(tool: dict[str, Any], inputs: ProbeInputs) -> dict[str, Any] | None:
+    """What the probe may call `tool` with: the user's arguments, else (a read-only tool) a value of each
+    required argument's type; None when it may not be called."""
+    name = str(tool.get("name"))
+    if name in inputs.tools:
+        return dict(inputs.tools[name])
+    if not (tool.get("annotations") or {}).get("readOnlyHint"):
+        return None
+    schema = tool.get("inputSchema") or {}
+    properties = schema.get("properties") or {}
+    return {
+        key: FILLERS.get(str((properties.get(key) or {}).get("type")), "toolproof")
+        for key in schema.get("required") or []
+    }
+
+
+def _callable_tool(tools: list[Any], inputs: ProbeInputs) -> tuple[str, dict[str, Any]] | None:
+    """A tool the probe may call, and its arguments: one the user's inputs name first, else one that says it
+    only reads. A call with a header the server must reject is refused before the tool runs, so it risks
+    nothing either way."""
+    listed = [tool for tool in tools if isinstance(tool, dict)]
+    for tool in sorted(listed, key=lambda tool: str(tool.get("name")) not in inputs.tools):
+        arguments = call_arguments(tool, inputs)
+        if arguments is not None:
+            return str(tool.get("name")), arguments
     return None
 
 
-async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
+async def _header_validation(
+    client: httpx2.AsyncClient, url: str, inputs: ProbeInputs
+) -> list[RequirementResult]:
     """SEP-2243: a header that disagrees with the body is HTTP 400 -32020; header names are case-insensitive.
     (Whitespace around a value is not sent: the HTTP client refuses it, as fetch strips it.)"""
     section = f"{HTTP}#server-validation"
@@ -191,9 +238,9 @@ async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Requi
         ("a lowercase header name", "tools/list", {}, {"mcp-method": "tools/list"}),
         ("an uppercase header name", "tools/list", {}, {"MCP-METHOD": "tools/list"}),
     ]
-    name = _read_only_tool(tools)
-    if name is not None:
-        call = {"name": name, "arguments": {}}
+    chosen = _callable_tool(tools, inputs)
+    if chosen is not None:
+        call = {"name": chosen[0], "arguments": chosen[1]}
         reject += [
             (
                 "Mcp-Name unlike the tool",
@@ -232,35 +279,43 @@ async def _header_validation(client: httpx2.AsyncClient, url: str) -> list[Requi
         ],
         f"{HEADERS_SCENARIO}header-name-case-insensitive",
     )
-    if name is None:
-        verdicts.append(skipped("Mcp-Name validated", section, "no tool says it is read-only (readOnlyHint)"))
+    if chosen is None:
+        reason = "no tool says it is read-only (readOnlyHint), and --inputs names none the server lists"
+        verdicts.append(skipped("Mcp-Name validated", section, reason))
     return verdicts
 
 
-async def _first_frame(client: httpx2.AsyncClient, url: str, params: dict[str, Any]) -> Message | None:
-    """The first message on a `subscriptions/listen` stream (or its error answer); None when nothing comes
-    within LISTEN_WAIT_S. The stream is closed after it."""
+async def _frames(client: httpx2.AsyncClient, url: str, params: dict[str, Any]) -> list[Message]:
+    """The messages on a `subscriptions/listen` stream (or its error answer): the first within LISTEN_WAIT_S,
+    then those that follow within FOLLOW_S. The stream is closed after them."""
     body = {**params, "_meta": envelope(MODERN_ERA)}
     message = {"jsonrpc": "2.0", "id": LISTEN_ID, "method": "subscriptions/listen", "params": body}
     headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
     headers |= routing_headers(MODERN_ERA, "subscriptions/listen", body)
+    frames: list[Message] = []
     with anyio.move_on_after(LISTEN_WAIT_S):
         async with client.stream("POST", url, content=json.dumps(message), headers=headers) as response:
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
                 parsed = json.loads(await response.aread() or b"null")
-                return parsed if isinstance(parsed, dict) else None
-            async for line in response.aiter_lines():
-                if line.startswith("data:"):
-                    data = json.loads(line[5:])
-                    return data if isinstance(data, dict) else None
-    return None
+                return [parsed] if isinstance(parsed, dict) else []
+            messages = sse_messages(response)
+            async for data in messages:
+                frames.append(data)
+                break
+            with anyio.move_on_after(FOLLOW_S):
+                async for data in messages:
+                    frames.append(data)
+    return frames
 
 
 async def _listen(client: httpx2.AsyncClient, url: str) -> list[RequirementResult]:
-    """SEP-2575 subscriptions over HTTP: the first message on a `subscriptions/listen` stream acknowledges it
-    (`listen.py` judges it)."""
+    """SEP-2575 subscriptions over HTTP: the first message on a `subscriptions/listen` stream acknowledges it,
+    and the notifications after it are the subscription's (`listen.py` judges them)."""
     discovered = await exchange(client, url, "server/discover")
     capabilities = (discovered.message.get("result") or {}).get("capabilities") or {}
     wanted, offered = notification_filter(capabilities)
-    first = await _first_frame(client, url, {"notifications": wanted})
-    return acknowledgement(first, offered, LISTEN_ID)
+    frames = await _frames(client, url, {"notifications": wanted})
+    verdicts = acknowledgement(frames[0] if frames else None, offered, LISTEN_ID)
+    if frames and frames[0].get("method") == ACKNOWLEDGED:
+        verdicts += following(frames[1:], wanted, LISTEN_ID)
+    return verdicts

@@ -5,7 +5,6 @@ once, the Host/Origin validation that stops DNS rebinding, and the `Mcp-Param-*`
 from __future__ import annotations
 
 import base64
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,10 +15,16 @@ from mcp.shared.inbound import MCP_PARAM_HEADER_PREFIX, mcp_param_headers, x_mcp
 
 from toolproof.mcp.http import HttpChannel
 from toolproof.mcp.spec import ConnectSpec
-from toolproof.probe.conformance.checks import RequirementResult, failed, passed, skipped, timed
+from toolproof.probe.conformance.checks import RequirementResult, failed, guarded, passed, skipped
 from toolproof.probe.conformance.http_checks import HOSTILE, LOCAL_HOSTS, STREAMS
 from toolproof.probe.conformance.inputs import ProbeInputs
-from toolproof.probe.conformance.modern_http import HTTP, Exchange, exchange, modern_http_checks
+from toolproof.probe.conformance.modern_http import (
+    HTTP,
+    Exchange,
+    call_arguments,
+    exchange,
+    modern_http_checks,
+)
 from toolproof.probe.conformance.stateless import cited
 from toolproof.probe.conformance.wire import MODERN_ERA, routing_headers
 
@@ -33,20 +38,17 @@ CUSTOM_CHECKS = tuple(
         "server-reject-param-mismatch",
     )
 )
-FILLERS: dict[str, Any] = {"string": "toolproof", "integer": 0, "number": 0, "boolean": False}
 VALUE = "Hello"
 
 
 async def transport_checks(spec: ConnectSpec, inputs: ProbeInputs | None = None) -> list[RequirementResult]:
     """Every 2026-07-28 transport check against the server at `spec.url` (Streamable HTTP only)."""
-    verdicts = await modern_http_checks(spec)
+    verdicts = await modern_http_checks(spec, inputs or ProbeInputs())
     channel = HttpChannel(spec)
     async with channel.client(auth=channel.auth_flow()) as client:
         for check in (_streams, _rebinding):
-            started = time.perf_counter()
-            verdicts += timed(await check(client, spec.url), started)
-        started = time.perf_counter()
-        verdicts += timed(await _custom_headers(client, spec.url, inputs or ProbeInputs()), started)
+            verdicts += await guarded(HTTP, check(client, spec.url))
+        verdicts += await guarded(HTTP, _custom_headers(client, spec.url, inputs or ProbeInputs()))
     return verdicts
 
 
@@ -105,22 +107,6 @@ def _mirrored(tool: dict[str, Any]) -> str | None:
     return None
 
 
-def _arguments(tool: dict[str, Any], inputs: ProbeInputs) -> dict[str, Any] | None:
-    """What the probe may call `tool` with: the user's arguments, else (a read-only tool) a value of each
-    required argument's type; None when it may not be called."""
-    name = str(tool.get("name"))
-    if name in inputs.tools:
-        return dict(inputs.tools[name])
-    if not (tool.get("annotations") or {}).get("readOnlyHint"):
-        return None
-    schema = tool.get("inputSchema") or {}
-    properties = schema.get("properties") or {}
-    return {
-        key: FILLERS.get(str((properties.get(key) or {}).get("type")), "toolproof")
-        for key in schema.get("required") or []
-    }
-
-
 async def _custom_headers(
     client: httpx2.AsyncClient, url: str, inputs: ProbeInputs
 ) -> list[RequirementResult]:
@@ -136,7 +122,7 @@ async def _custom_headers(
             for tool in tools
             if isinstance(tool, dict)
             and (argument := _mirrored(tool)) is not None
-            and (arguments := _arguments(tool, inputs)) is not None
+            and (arguments := call_arguments(tool, inputs)) is not None
         ),
         None,
     )

@@ -12,6 +12,7 @@ from typing import Any
 import mcp_types as types
 
 from toolproof.mcp.http import HttpChannel
+from toolproof.model.result import Status
 from toolproof.probe.conformance.checks import (
     LISTS,
     ProbedServer,
@@ -56,7 +57,21 @@ async def discover(link: Link) -> tuple[list[RequirementResult], dict[str, Any]]
     check = "server/discover is implemented"
     verdict = failed(check, section, "; ".join(problems)) if problems else passed(check, section)
     verdicts = cited([verdict], f"{STATELESS}server-implements-discover")
+    verdicts += cited([_identified(result)], f"{STATELESS}server-identifies-in-result-meta")
     return verdicts, capabilities if isinstance(capabilities, dict) else {}
+
+
+def _identified(result: dict[str, Any]) -> RequirementResult:
+    """A server SHOULD name itself (name and version) in the `_meta` of its results; server/discover's is
+    looked at."""
+    check, section = "the server names itself in result _meta", "server/discover"
+    meta = result.get("_meta")
+    info = meta.get(types.SERVER_INFO_META_KEY) if isinstance(meta, dict) else None
+    if isinstance(info, dict) and isinstance(info.get("name"), str) and isinstance(info.get("version"), str):
+        return passed(check, section, f"{info['name']} {info['version']}")
+    where = " (only in the result body, as before the 2026-07-28 era)" if "serverInfo" in result else ""
+    warning = f"server/discover carries no name and version in _meta {types.SERVER_INFO_META_KEY}{where}"
+    return RequirementResult(check, section, Status.PASS, "not named", warnings=(warning,))
 
 
 async def envelope_required(probe: ProbedServer) -> list[RequirementResult]:

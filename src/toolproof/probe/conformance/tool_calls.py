@@ -50,17 +50,24 @@ def progress_token(tool: str) -> str:
 
 
 async def call_tools(server: ProbedServer) -> list[RequirementResult]:
-    """Call each tool the probe may call (at most MAX_CALLS), keeping the answers in `server.called` and
-    where each call's span of `link.seen` ends in `server.spans`. The calls ask for log messages at debug
+    """Call each tool the probe may call (every one the inputs name, then others up to MAX_CALLS calls),
+    keeping the answers in `server.called` and where each call's span of `link.seen` ends in `server.spans`.
+    The calls ask for log messages at debug
     level (as the official suite does): the level is set first in the handshake era, each call carries it in
     the 2026-07-28 era (where nothing else the probe sends asks for any)."""
     if not server.link.modern and "logging" in server.capabilities and server.listed.get("tools"):
         await server.link.request("logging/setLevel", {"level": "debug"})
-    for tool in (server.listed.get("tools") or [])[:MAX_CALLS]:
+    listed = server.listed.get("tools") or []
+    named = server.inputs.tools  # the tools the user vouched for come first, and are always called
+    calls = 0
+    for tool in sorted(listed, key=lambda tool: str(tool.get("name")) not in named):
         name = str(tool.get("name"))
         arguments = safe_arguments(server, tool)
         if arguments is None or name in server.called or name in server.unanswered:
             continue
+        if calls >= MAX_CALLS and name not in named:
+            break
+        calls += 1
         token = progress_token(name)
         server.progress_tokens.add(token)
         meta: dict[str, Any] = {"progressToken": token}
