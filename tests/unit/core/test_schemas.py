@@ -38,6 +38,7 @@ def test_patterns_still_match_as_before() -> None:
     assert "'other' unexpected" in (schema_violation(schema, {"other": 1}) or "")
 
 
+@pytest.mark.serial  # bounds a duration: run alone, after the parallel part
 @pytest.mark.parametrize(
     ("schema", "value"),
     [
