@@ -2,7 +2,8 @@
 so that the next run can start the slowest cases first.
 
 After a run, every case that ran (load errors and skips aside) gets its new duration; cases that did not run
-keep theirs.
+keep theirs, the most recently recorded first, up to `KEPT` entries in all (the cases of one run are always
+kept), so that a record of renamed, deleted or temporary cases does not grow without end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from toolproof.model.events import Event, RunFinished
 from toolproof.model.result import Status
 
 DURATIONS = "durations.json"
+KEPT = 5000
+"""How many durations the record keeps, beyond those of the run that writes it (about 1 MB)."""
 
 
 def last_durations(directory: Path) -> dict[str, float]:
@@ -51,7 +54,8 @@ class DurationsWriter:
         }
         if not ran:
             return
-        seconds = {**last_durations(self._directory), **ran}
+        earlier = [(node, took) for node, took in last_durations(self._directory).items() if node not in ran]
+        seconds = dict(earlier[max(0, len(earlier) + len(ran) - KEPT) :]) | ran  # the oldest go first
         try:
             ignored_directory(self._directory)
             write_atomic(self._directory / DURATIONS, json.dumps({"seconds": seconds}, indent=1) + "\n")

@@ -26,6 +26,21 @@ def test_a_run_records_the_cases_that_ran_and_keeps_the_others(tmp_path: Path) -
     assert last_durations(tmp_path) == {"s.yaml::a": 0.25, "s.yaml::b": 2.5}
 
 
+def test_the_record_keeps_the_most_recent_durations_up_to_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("toolproof.report.timings.KEPT", 3)
+    writer = DurationsWriter(tmp_path)
+    for name in ("a", "b", "c"):
+        writer.handle(RunFinished(results=[result(name, Status.PASS, 1.0)]))
+    writer.handle(RunFinished(results=[result("a", Status.PASS, 2.0)]))  # a is now the most recent
+    writer.handle(RunFinished(results=[result("d", Status.PASS, 3.0)]))  # b, the oldest, goes
+    assert last_durations(tmp_path) == {"s.yaml::c": 1.0, "s.yaml::a": 2.0, "s.yaml::d": 3.0}
+    many = [result(name, Status.PASS, 0.5) for name in "vwxyz"]  # one run over the bound keeps all its cases
+    writer.handle(RunFinished(results=many))
+    assert last_durations(tmp_path) == {f"s.yaml::{name}": 0.5 for name in "vwxyz"}
+
+
 def test_a_missing_or_damaged_record_is_empty(tmp_path: Path) -> None:
     assert last_durations(tmp_path) == {}
     (tmp_path / "durations.json").write_text("{not json")
