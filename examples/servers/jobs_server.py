@@ -199,13 +199,9 @@ class TasksExtension(Extension):
         start = STARTS.get(params.name)
         if start is None:
             return await call_next(ctx)
-        if not _declares_tasks(ctx):
+        if not declares_tasks(ctx):
             if params.name in NEEDS_TASK:
-                raise MCPError(
-                    code=MISSING_CLIENT_CAPABILITY,
-                    message=f"{params.name} runs only as a task",
-                    data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
-                )
+                raise tasks_required(f"{params.name} runs only as a task")
             return await call_next(ctx)
         task = Task(task_id=secrets.token_urlsafe(16))
         start(task, dict(params.arguments or {}))
@@ -215,12 +211,8 @@ class TasksExtension(Extension):
     def _task(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> Task:
         """The task `params` names, for a client that declared the extension (else -32021); over HTTP its id
         must also be the request's Mcp-Name header."""
-        if not _declares_tasks(ctx):
-            raise MCPError(
-                code=MISSING_CLIENT_CAPABILITY,
-                message=f"{TASKS} was not declared",
-                data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
-            )
+        if not declares_tasks(ctx):
+            raise tasks_required(f"{TASKS} was not declared")
         headers = getattr(ctx.request, "headers", None)
         if headers is not None and headers.get("mcp-name") != params.task_id:
             said = headers.get("mcp-name")
@@ -252,11 +244,17 @@ class TasksExtension(Extension):
         return {}
 
 
-def _declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
+def declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
     """Whether this request's capabilities (its `_meta`) declare the tasks extension."""
     meta = (ctx.params or {}).get("_meta") or {}
     capabilities = meta.get(CLIENT_CAPABILITIES) or {}
     return TASKS in (capabilities.get("extensions") or {})
+
+
+def tasks_required(message: str) -> MCPError:
+    """The -32021 error for a request that needs the tasks extension the client did not declare."""
+    data = {"requiredCapabilities": {"extensions": {TASKS: {}}}}
+    return MCPError(code=MISSING_CLIENT_CAPABILITY, message=message, data=data)
 
 
 server = MCPServer("jobs", version="1.0.0", instructions="Runs long jobs as tasks.", log_level="WARNING",

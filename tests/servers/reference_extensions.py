@@ -39,12 +39,18 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolRequestParams
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "servers"))
-from jobs_server import TaskParams, TasksExtension, UpdateParams, text_result
+from jobs_server import (
+    TaskParams,
+    TasksExtension,
+    UpdateParams,
+    declares_tasks,
+    tasks_required,
+    text_result,
+)
 from skills_server import Skills
 
 TASKS = "io.modelcontextprotocol/tasks"
 SKILLS_EXTENSION = Skills.identifier
-CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 HEADER_MISMATCH = -32020
 MISSING_CLIENT_CAPABILITY = -32021
 INVALID_PARAMS = -32602
@@ -157,11 +163,6 @@ NEEDS_TASK = frozenset({*STARTS, "test_tool_with_task"} - {"slow_compute"})
 USER_NAME = "user_name"
 
 
-def declares_tasks(ctx: ServerRequestContext[Any, Any]) -> bool:
-    meta = (ctx.params or {}).get("_meta") or {}
-    return TASKS in ((meta.get(CLIENT_CAPABILITIES) or {}).get("extensions") or {})
-
-
 class Tasks(TasksExtension):
     """The tasks extension (its methods as jobs_server.py binds them) over the fixtures above."""
 
@@ -179,11 +180,7 @@ class Tasks(TasksExtension):
             return await call_next(ctx)
         if not declares_tasks(ctx):
             if params.name in NEEDS_TASK:
-                raise MCPError(
-                    code=MISSING_CLIENT_CAPABILITY,
-                    message=f"{params.name} runs only as a task",
-                    data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
-                )
+                raise tasks_required(f"{params.name} runs only as a task")
             return await call_next(ctx)
         if params.name == "test_tool_with_task":
             return self._composed(ctx)
@@ -218,11 +215,7 @@ class Tasks(TasksExtension):
 
     def gate(self, ctx: ServerRequestContext[Any, Any]) -> None:
         if not declares_tasks(ctx):
-            raise MCPError(
-                code=MISSING_CLIENT_CAPABILITY,
-                message=f"{TASKS} was not declared",
-                data={"requiredCapabilities": {"extensions": {TASKS: {}}}},
-            )
+            raise tasks_required(f"{TASKS} was not declared")
 
     def route(self, ctx: ServerRequestContext[Any, Any], params: TaskParams) -> None:
         headers = getattr(ctx.request, "headers", None)
