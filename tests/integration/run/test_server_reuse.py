@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -35,13 +37,22 @@ def no_expect(variables: object) -> Expect:
     return Expect()
 
 
-async def test_a_tool_known_not_read_only_starts_no_server_to_be_listed(tmp_path: Path) -> None:
-    methods = tmp_path / "methods"
-    writes, writes_again, reads = case("w1", "w", methods), case("w2", "w", methods), case("r", "t", methods)
+@asynccontextmanager
+async def reusing(cases: list[Case]) -> AsyncIterator[tuple[Reuse, ServerOptions]]:
+    """`--reuse-server` for `cases`: their `Reuse` over a pool of shared servers, all stopped on exit."""
     options = ServerOptions(environ=dict(os.environ), reuse_server=True)
     async with anyio.create_task_group() as group:
         servers = SharedServers(group)
-        reuse = Reuse(servers, None, [writes, writes_again, reads], options)
+        try:
+            yield Reuse(servers, None, cases, options), options
+        finally:
+            servers.close_all()
+
+
+async def test_a_tool_known_not_read_only_starts_no_server_to_be_listed(tmp_path: Path) -> None:
+    methods = tmp_path / "methods"
+    writes, writes_again, reads = case("w1", "w", methods), case("w2", "w", methods), case("r", "t", methods)
+    async with reusing([writes, writes_again, reads]) as (reuse, options):
         assert await reuse.observe(writes, options, no_expect, lambda: None) is None  # w declared writing
         assert methods.read_text().split() == ["initialize", "tools/list"]
         shared = await reuse.observe(reads, options, no_expect, lambda: None)  # takes the idle server back
@@ -49,16 +60,12 @@ async def test_a_tool_known_not_read_only_starts_no_server_to_be_listed(tmp_path
         # no server of the identity is idle now, yet the second writer starts none just to list its tools
         assert await reuse.observe(writes_again, options, no_expect, lambda: None) is None
         assert methods.read_text().split() == ["initialize", "tools/list", "tools/call"]
-        servers.close_all()
 
 
 async def test_the_last_case_of_an_identity_stops_its_server_before_the_run_ends(tmp_path: Path) -> None:
     methods = tmp_path / "methods"
     first, second = case("r1", "t", methods), case("r2", "t", methods)
-    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
-    async with anyio.create_task_group() as group:
-        servers = SharedServers(group)
-        reuse = Reuse(servers, None, [first, second], options)
+    async with reusing([first, second]) as (reuse, options):
         one = await reuse.observe(first, options, no_expect, lambda: None)
         assert one is not None and one.exchange.observation is not None
         pid = int(one.exchange.observation.text.rsplit(" ", 1)[1])  # "ok from PID"
@@ -68,7 +75,6 @@ async def test_the_last_case_of_an_identity_stops_its_server_before_the_run_ends
         with anyio.fail_after(10):
             while alive(pid):  # stopped with no close_all: nobody is left to borrow it
                 await anyio.sleep(0.05)
-        servers.close_all()
 
 
 async def test_a_case_takes_a_server_given_back_sooner_than_a_new_one_would_start(tmp_path: Path) -> None:
@@ -109,14 +115,10 @@ async def test_a_case_calling_a_tool_the_server_does_not_list_shares_and_keeps_i
     now = time_case("now", "get_current_time", {"timezone": "UTC"})
     moon = time_case("moon", "get_moon_phase", {})
     later = time_case("later", "get_current_time", {"timezone": "Asia/Tokyo"})
-    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
-    fresh = await observe_case(moon, options, {}, Expect())
-    assert fresh.failure is not None and "Unknown tool: get_moon_phase" in fresh.failure.message
-    async with anyio.create_task_group() as group:
-        servers = SharedServers(group)
-        reuse = Reuse(servers, None, [now, moon, later], options)
+    async with reusing([now, moon, later]) as (reuse, options):
+        fresh = await observe_case(moon, options, {}, Expect())
         runs = [await reuse.observe(each, options, no_expect, lambda: None) for each in (now, moon, later)]
-        servers.close_all()
+    assert fresh.failure is not None and "Unknown tool: get_moon_phase" in fresh.failure.message
     assert all(run is not None for run in runs)
     first, unknown, last = (run for run in runs if run is not None)
     assert unknown.exchange.failure == fresh.failure
@@ -129,10 +131,7 @@ async def test_a_server_that_runs_a_tool_it_does_not_list_serves_no_later_case(t
     so that case keeps its verdict and its server is stopped; the next case gets another one."""
     methods = tmp_path / "methods"
     reads, hidden, again = case("r1", "t", methods), case("h", "hidden", methods), case("r2", "t", methods)
-    options = ServerOptions(environ=dict(os.environ), reuse_server=True)
-    async with anyio.create_task_group() as group:
-        servers = SharedServers(group)
-        reuse = Reuse(servers, None, [reads, hidden, again], options)
+    async with reusing([reads, hidden, again]) as (reuse, options):
         one = await reuse.observe(reads, options, no_expect, lambda: None)
         two = await reuse.observe(hidden, options, no_expect, lambda: None)
         assert one is not None and two is not None and two.server == one.server
@@ -143,4 +142,3 @@ async def test_a_server_that_runs_a_tool_it_does_not_list_serves_no_later_case(t
                 await anyio.sleep(0.05)
         three = await reuse.observe(again, options, no_expect, lambda: None)
         assert three is not None and three.server != one.server
-        servers.close_all()
