@@ -217,6 +217,23 @@ class Session:
         cases on a shared server)."""
         self._tap.forget()
 
+    def calls_refused(self, tools: set[str]) -> bool:
+        """Whether every tools/call of one of `tools` recorded since the traffic was last forgotten was
+        answered with a JSON-RPC error, so the server ran none of them (True when none was sent)."""
+        records = self._tap.records
+        asked = {
+            r.message.id
+            for r in records
+            if r.direction == "out"
+            and isinstance(r.message, types.JSONRPCRequest)
+            and r.message.method == "tools/call"
+            and (r.message.params or {}).get("name") in tools
+        }
+        refused = {
+            r.message.id for r in records if r.direction == "in" and isinstance(r.message, types.JSONRPCError)
+        }
+        return asked <= refused
+
     def mark(self) -> int:
         """The number of notifications so far: `notifications[mark:]` is what arrived since."""
         return len(self._tap.notifications)

@@ -29,7 +29,7 @@ import anyio.abc
 import anyio.to_thread
 
 from toolproof.mcp.errors import SpawnFailed
-from toolproof.mcp.proc_table import ProcInfo, descendants, read_proc, scan
+from toolproof.mcp.proc_table import ProcInfo, descendants, lists_children, read_proc, scan, subtree
 
 STDERR_TAIL_BYTES = 64 * 1024
 WATCH_INTERVAL_S = 0.5
@@ -91,6 +91,7 @@ class _Registry:
         self.live: set[int] = set()
         self.tracked: dict[int, tuple[int, int]] = {}
         self.subreaper = False
+        self.walks = False  # whether `processes_under` may read a subtree rather than the whole table
 
     def remember(self, owner: int, table: Mapping[int, ProcInfo]) -> None:
         for info in descendants(owner, table):
@@ -176,7 +177,18 @@ def become_subreaper() -> bool:
     if not _registry.subreaper and sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
         _registry.subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        _registry.walks = _registry.subreaper and lists_children()
     return _registry.subreaper
+
+
+async def processes_under(root: int) -> Mapping[int, ProcInfo]:
+    """`root` and the processes descending from it, or more. As a subreaper, this process keeps every
+    process a server started in its own subtree (an orphan is re-parented to it), so where /proc lists
+    children, `root`'s subtree is read: a few files, not one per process of the machine. Elsewhere, the
+    whole process table, read in a worker thread."""
+    if _registry.walks:
+        return subtree(root)
+    return await anyio.to_thread.run_sync(scan)
 
 
 def resolve_command(command: str, env: Mapping[str, str], cwd: str | None) -> str:
@@ -291,11 +303,11 @@ class ServerProcess:
         """Record the server's descendants every WATCH_INTERVAL_S, so ones that escape can be found later."""
         while True:
             await anyio.sleep(WATCH_INTERVAL_S)
-            _registry.remember(self.pid, await anyio.to_thread.run_sync(scan))
+            _registry.remember(self.pid, await processes_under(self.pid))
 
     async def stop(self) -> None:
         """Close stdin, then SIGTERM and SIGKILL the group and every known descendant; reap them."""
-        _registry.remember(self.pid, await anyio.to_thread.run_sync(scan))
+        _registry.remember(self.pid, await processes_under(self.pid))
         if self.process.stdin is not None:
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 await self.process.stdin.aclose()
@@ -316,7 +328,7 @@ class ServerProcess:
         """Signal the process group and every known descendant outside it; return those descendants."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
-        table = await anyio.to_thread.run_sync(scan)
+        table = await processes_under(os.getpid())  # where the server's session and orphans are
         _registry.remember(self.pid, table)
         others = [
             info

@@ -4,10 +4,14 @@ A case shares only when nothing it does can change what a later case sees, prove
 (`alone_reason`): no `isolate: true`, no file or `net_delta` expectation, and a block that only reads
 (tools/call, tools/list or completion; never resources, prompts, logging, notifications or sampling,
 whose answers depend on subscriptions, levels and timing a previous case may have set). Dynamically
-(`read_only`): every tool it calls, setup included, is declared `readOnlyHint: true` by the server itself.
-Every other case gets a fresh server, as without the flag. Shared servers see one run-wide fixture copy,
-which only such read-only cases use; a shared server that fails a case at the transport or protocol
-level, or times out, is stopped, and the case runs again on a fresh server if an earlier case had used it.
+(`Reuse.observe`): every tool it calls, setup included, is declared `readOnlyHint: true` by the server
+itself, or is not listed by it at all. A tool the server does not list cannot be called: the server answers
+it as a fresh one would, with an error, and writes nothing. Should it answer such a call otherwise than
+with a JSON-RPC error (a result, even an isError one, or nothing), the case keeps its verdict (every case
+before it on that server only read) and its server is stopped, so no later case sees what the call may have
+done. Every other case gets a fresh server, as without the flag. Shared servers see one run-wide fixture
+copy, which only such cases use; a shared server that fails a case at the transport or protocol level, or
+times out, is stopped, and the case runs again on a fresh server if an earlier case had used it.
 
 Sharing costs a tools/list, so it is tried only where it can pay: for a server identity that at least two
 case runs of the suite may share, and for a case none of whose tools a server of that identity has already
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
@@ -34,9 +38,6 @@ from toolproof.sources.connect import connect_spec
 from toolproof.sources.options import ServerOptions
 from toolproof.sources.server import ServerExchange, observe_case
 from toolproof.sources.shared_servers import SharedServers, identity
-
-if TYPE_CHECKING:
-    from toolproof.mcp.client import Session
 
 SHARED_BLOCKS = (AssertBlock, ToolsBlock, CompletionBlock)
 SIDE_EFFECT_CHECKS = ("net_delta", "file_contains", "file_not_contains", "file_not_exists", "file_unchanged")
@@ -63,12 +64,6 @@ def called_tools(case: Case) -> list[str]:
     sampling, logging or notifications block makes)."""
     tool = getattr(case.block, "tool", None)
     return [step.tool for step in case.setup] + ([tool] if isinstance(tool, str) else [])
-
-
-async def read_only(tool: str, session: Session) -> bool:
-    """Whether the server declares the tool `readOnlyHint: true` (an unlisted tool, or a listing that
-    fails, proves nothing)."""
-    return declares_read_only(await session.tool_declaration(tool))
 
 
 def declares_read_only(declared: Mapping[str, Any] | None) -> bool:
@@ -167,24 +162,32 @@ class Reuse:
         except RequestFailed:
             self._sharable.discard(key)  # nor will the next case's; the fresh run reports why
             return None
+        session = lease.session
         try:
             with anyio.fail_after(DECLARATION_WAIT_S):
-                refused = [tool for tool in called_tools(case) if not await read_only(tool, lease.session)]
+                declared = {tool: await session.tool_declaration(tool) for tool in called_tools(case)}
         except (RequestFailed, TimeoutError):
             self.servers.give_back(spec, lease, healthy=False)
             return None
+        unlisted = {
+            tool for tool, found in declared.items() if found is None and tool not in session.excluded_tools
+        }
+        refused = [
+            tool for tool, found in declared.items() if tool not in unlisted and not declares_read_only(found)
+        ]
         if refused:
             known.update(refused)
             self.servers.give_back(spec, lease, healthy=True)
             return None
         variables = dict(self.variables)
-        junk = len(lease.session.protocol_errors)
+        junk = len(session.protocol_errors)
         exchange = await observe_case(
-            case, options, variables, resolve(variables), on_waiting=on_waiting, shared=lease.session
+            case, options, variables, resolve(variables), on_waiting=on_waiting, shared=session
         )
         kind = exchange.failure.kind if exchange.failure else None
-        healthy = kind not in BROKEN_KINDS and len(lease.session.protocol_errors) == junk
-        self.servers.give_back(spec, lease, healthy=healthy)
+        healthy = kind not in BROKEN_KINDS and len(session.protocol_errors) == junk
+        untouched = session.calls_refused(unlisted)  # an unlisted tool the server ran may have written
+        self.servers.give_back(spec, lease, healthy=healthy and untouched)
         if not healthy and lease.used:
             return None
         return SharedRun(exchange, lease.number)
