@@ -135,7 +135,7 @@ def main() -> None:
     row = f"{'pydantic floor':<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f}"
     if counting:
         count = instructions([], python=floor)
-        row += f"{'':>16}  {count / 1e9:7.3f}" if count else ""
+        row += f"{'':>15}  {count / 1e9:7.3f}" if count else ""
     print(row)
     for label, args in COMMANDS.items():
         wall, cpu = measure(args)
