@@ -1,6 +1,7 @@
 """Start-up cost of the CLI: median wall and CPU time of N runs of `--help`, `--version`, `check --help`, a
 one-case `check`, two suites that start no server (a trajectory-only `run`, an all-skipped `run`) and a `run`
-of a tiny stdio suite, each beside its target and as a multiple of Python's own start, then the slowest
+of a tiny stdio suite, each beside its target and as a multiple of Python's own start (and of the pydantic
+floor: pydantic's import and one validated model, which each `check` and `run` pays), then the slowest
 imports of the one-case `check` (`python -X importtime`). With `--instructions`, also the instructions each
 command executes (valgrind's callgrind, when installed): deterministic where wall and CPU time are not on a
 shared machine, so that a change is measured as a ratio of them.
@@ -61,6 +62,10 @@ TARGETS: dict[str, float] = {
 }
 """Median wall seconds each command should stay within (the stdio suite starts a server: no target)."""
 
+PYDANTIC_FLOOR = "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\nM(x=1)"
+"""What any command that validates one pydantic model pays before its own work: the import, one model
+class and its validator (whose first build also loads pydantic's plugins, importing `importlib.metadata`)."""
+
 
 def measure(args: list[str], runs: int = RUNS, python: list[str] | None = None) -> tuple[float, float]:
     """Median wall and median CPU (user+sys of the child) seconds of `python -m toolproof ARGS` over `runs`
@@ -82,15 +87,15 @@ def measure(args: list[str], runs: int = RUNS, python: list[str] | None = None) 
     return statistics.median(walls), statistics.median(cpus)
 
 
-def instructions(args: list[str]) -> int | None:
-    """Instructions executed by `python -m toolproof ARGS` under callgrind (None without valgrind), after
-    `measure`'s untimed run has filled the bytecode cache."""
+def instructions(args: list[str], python: list[str] | None = None) -> int | None:
+    """Instructions executed by `python -m toolproof ARGS` (`python`: another command line instead) under
+    callgrind (None without valgrind), after `measure`'s untimed run has filled the bytecode cache."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         return None
     callgrind = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     done = subprocess.run(
-        [*callgrind, sys.executable, "-m", "toolproof", *args],
+        [*callgrind, *(python or [sys.executable, "-m", "toolproof", *args])],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -125,6 +130,13 @@ def main() -> None:
     header = f"{'command':<24} {'wall s':>8} {'cpu s':>8} {'x python':>9} {'target s':>9}  met"
     print(header + "  instr G" * counting)
     print(f"{'python -c pass':<24} {python:>8.3f}")
+    floor = [sys.executable, "-c", PYDANTIC_FLOOR]
+    wall, cpu = measure([], python=floor)
+    row = f"{'pydantic floor':<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f}"
+    if counting:
+        count = instructions([], python=floor)
+        row += f"{'':>15}  {count / 1e9:7.3f}" if count else ""
+    print(row)
     for label, args in COMMANDS.items():
         wall, cpu = measure(args)
         target = TARGETS.get(label)

@@ -81,3 +81,30 @@ def test_a_case_with_nothing_to_check_says_so(tmp_path: Path, capsys: pytest.Cap
     assert "nothing to check: the case has no expect: (in it or in its turns)" in captured.out
     assert "nothing ran: nothing to check: the case has no expect:" in captured.err
     assert "no case found" not in captured.err
+
+
+def test_the_check_runs_without_the_cyclic_collector_and_leaves_it_as_it_found_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from toolproof import api
+
+    seen: list[bool] = []
+    checked = api.check_traces
+
+    def recording(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return checked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "check_traces", recording)
+    assert gc.isenabled()
+    assert main(["check", str(CASE), "--trace", str(TRACE), "--skip-judge", "-q"]) in (0, 1)
+    assert seen == [False]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        main(["check", str(CASE), "--trace", str(TRACE), "--skip-judge", "-q"])
+        assert not gc.isenabled()  # a caller's choice stands
+    finally:
+        gc.enable()

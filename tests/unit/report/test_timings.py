@@ -1,10 +1,11 @@
+import json
 from pathlib import Path
 
 import pytest
 
 from toolproof.model.events import RunFinished
 from toolproof.model.result import CaseResult, Status
-from toolproof.report.timings import DurationsWriter, last_durations
+from toolproof.report.timings import DurationsWriter, last_durations, record_text
 
 
 def result(name: str, status: Status, seconds: float) -> CaseResult:
@@ -61,3 +62,9 @@ def test_the_record_makes_its_directory_ignored_by_git(tmp_path: Path) -> None:
     DurationsWriter(state).handle(RunFinished(results=[result("a", Status.PASS, 1.0)]))
     assert (state / ".gitignore").read_text() == "# created by toolproof\n*\n"
     assert last_durations(state) == {"s.yaml::a": 1.0}
+
+
+def test_the_record_is_written_as_indented_json_one_entry_a_line() -> None:
+    seconds = {"s.yaml::a": 0.25, 'q "quoted" \\ name\n': 2.0, "ünïcode ☃::b": 1e-05, "big": 1e22}
+    assert record_text(seconds) == json.dumps({"seconds": seconds}, indent=1) + "\n"
+    assert record_text({"one": 1.5}) == '{\n "seconds": {\n  "one": 1.5\n }\n}\n'
