@@ -17,17 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tree_cpu import Measured, run_measured  # this script's directory is on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ("everything", "filesystem", "memory", "time")
@@ -44,15 +43,11 @@ def servers(scratch: Path) -> dict[str, str]:
     }
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
-    """Wall seconds, CPU seconds (user + system of the process and everything it waited for), the result."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done
+def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, Measured]:
+    """Wall seconds, CPU seconds (user + system of the process and everything it waited for), the result,
+    of `argv` run in `cwd` (a scratch directory: nothing of the repository's working state is read)."""
+    done = run_measured(argv, cwd, env)
+    return done.wall_s, done.cpu_s, done
 
 
 def load(text: str) -> Any:
@@ -163,8 +158,8 @@ def measure(probes: Sequence[str], names: Sequence[str], flags: Flags, scratch: 
         for probe in probes:
             report = scratch / f"{name}-{probe}.json"
             ours_argv, theirs_argv = commands(probe, server, flags, report)
-            ours_s, ours_cpu, ours_done = timed(ours_argv, env)
-            theirs_s, theirs_cpu, theirs_done = timed(theirs_argv, env)
+            ours_s, ours_cpu, ours_done = timed(ours_argv, env, scratch)
+            theirs_s, theirs_cpu, theirs_done = timed(theirs_argv, env, scratch)
             ours_summary, theirs_summary = SUMMARIES[probe]
             ours = load(report.read_text()) if report.exists() else None
             theirs = load(theirs_done.stdout)
@@ -211,10 +206,10 @@ def measure_together(
         ours_argv = next(iter(argvs.values()))[0]
         for server in list(chosen.values())[1:]:
             ours_argv += ["--server", server]
-        ours_s, _, ours_done = timed(ours_argv, env)
+        ours_s, _, ours_done = timed(ours_argv, env, scratch)
         theirs_s, theirs = 0.0, {}
         for name, (_, theirs_argv) in argvs.items():
-            wall, _, done = timed(theirs_argv, env)
+            wall, _, done = timed(theirs_argv, env, scratch)
             theirs_s += wall
             found = load(done.stdout)
             theirs[name] = SUMMARIES[probe][1](found) if found else "no report"

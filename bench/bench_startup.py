@@ -67,16 +67,18 @@ PYDANTIC_FLOOR = "from pydantic import BaseModel\nclass M(BaseModel):\n    x: in
 class and its validator (whose first build also loads pydantic's plugins, importing `importlib.metadata`)."""
 
 
-def measure(args: list[str], runs: int = RUNS, python: list[str] | None = None) -> tuple[float, float]:
+def measure(
+    args: list[str], runs: int = RUNS, python: list[str] | None = None, cwd: Path = ROOT
+) -> tuple[float, float]:
     """Median wall and median CPU (user+sys of the child) seconds of `python -m toolproof ARGS` over `runs`
-    runs, after one untimed run that fills the bytecode cache (`python`: another command line instead of
-    `python -m toolproof`). Exits when a run's status is neither 0 nor 1."""
+    runs in `cwd`, after one untimed run that fills the bytecode cache (`python`: another command line instead
+    of `python -m toolproof`). Exits when a run's status is neither 0 nor 1."""
     walls, cpus = [], []
     for timed in [False] + [True] * runs:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         argv = python or [sys.executable, "-m", "toolproof", *args]
-        done = subprocess.run(argv, capture_output=True, cwd=ROOT, env=ENV)
+        done = subprocess.run(argv, capture_output=True, cwd=cwd, env=ENV)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode not in (0, 1):
