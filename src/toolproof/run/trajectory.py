@@ -33,14 +33,15 @@ def run_trajectory(block: TrajectoryBlock, suite_dir: Path, fixture: Path | None
         for position, entry in enumerate(block.trace or [])
     )
     if block.audit_log:
-        path = Path(fill(block.audit_log, {"fixture": str(fixture)} if fixture else {}))
-        if not path.is_absolute() and not path.exists():
-            path = suite_dir / path
+        written = Path(fill(block.audit_log, {"fixture": str(fixture)} if fixture else {}))
+        path = written if written.is_absolute() or written.exists() else suite_dir / written
         try:
             text = read_regular_file(path, MAX_AUDIT_LOG_BYTES).decode("utf-8")
             run = calls_only(parse_audit_log(text), str(path))
         except UnreadableFile as error:
-            return Failure(kind=FailureKind.CONFIG, message=f"cannot read audit_log {path}: {error.reason}")
+            tried = "" if path is written else f" (nor {written} in the working directory {Path.cwd()})"
+            message = f"cannot read audit_log {path}: {error.reason}{tried}"
+            return Failure(kind=FailureKind.CONFIG, message=message)
         except ValueError as error:
             return Failure(kind=FailureKind.CONFIG, message=f"audit_log {path}: {error}")
     return _checked(block, run)

@@ -100,6 +100,25 @@ def test_an_audit_log_gets_the_same_verdicts_under_run_and_check_traces(
     assert under_run is under_check is passes
 
 
+def test_a_relative_audit_log_found_nowhere_names_both_places_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suite, elsewhere = tmp_path / "suite", tmp_path / "elsewhere"
+    suite.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    block = TrajectoryBlock(checks=(ToolsCalled(tools=("t",)),), audit_log="logs/audit.jsonl")
+    failure = run_trajectory(block, suite, None)
+    assert failure is not None and failure.kind is FailureKind.CONFIG
+    assert failure.message == (
+        f"cannot read audit_log {suite / 'logs/audit.jsonl'}: No such file or directory"
+        f" (nor logs/audit.jsonl in the working directory {elsewhere})"
+    )
+    (elsewhere / "logs").mkdir()
+    (elsewhere / "logs/audit.jsonl").write_text('{"tool": "t", "args": {}}\n')
+    assert run_trajectory(block, suite, None) is None  # the working directory is looked in first
+
+
 def test_args_contain_passes_when_any_call_matches() -> None:
     # mcp-assert 0.12.3 looks at the first call only and fails this; semantics.md asks for any call
     assert check({"type": "args_contain", "tool": "read", "args": {"path": "c"}}) is None
