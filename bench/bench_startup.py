@@ -24,6 +24,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,7 +50,7 @@ COMMANDS: dict[str, list[str]] = {
         "run",
         str(ROOT / "examples/quickstart/01_tiny_tools.yaml"),
         "--server",
-        f"{sys.executable} examples/servers/tiny_server.py",
+        f"{sys.executable} {ROOT / 'examples/servers/tiny_server.py'}",
     ],
 }
 TARGETS: dict[str, float] = {
@@ -68,7 +69,7 @@ class and its validator (whose first build also loads pydantic's plugins, import
 
 
 def measure(
-    args: list[str], runs: int = RUNS, python: list[str] | None = None, cwd: Path = ROOT
+    args: list[str], cwd: Path, runs: int = RUNS, python: list[str] | None = None
 ) -> tuple[float, float]:
     """Median wall and median CPU (user+sys of the child) seconds of `python -m toolproof ARGS` over `runs`
     runs in `cwd`, after one untimed run that fills the bytecode cache (`python`: another command line instead
@@ -89,9 +90,9 @@ def measure(
     return statistics.median(walls), statistics.median(cpus)
 
 
-def instructions(args: list[str], python: list[str] | None = None) -> int | None:
-    """Instructions executed by `python -m toolproof ARGS` (`python`: another command line instead) under
-    callgrind (None without valgrind), after `measure`'s untimed run has filled the bytecode cache."""
+def instructions(args: list[str], cwd: Path, python: list[str] | None = None) -> int | None:
+    """Instructions executed by `python -m toolproof ARGS` in `cwd` (`python`: another command line instead)
+    under callgrind (None without valgrind), after `measure`'s untimed run has filled the bytecode cache."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         return None
@@ -100,20 +101,21 @@ def instructions(args: list[str], python: list[str] | None = None) -> int | None
         [*callgrind, *(python or [sys.executable, "-m", "toolproof", *args])],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env=ENV,
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     return int(found.group(1)) if found else None
 
 
-def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, str]]:
-    """The slowest imports (cumulative microseconds, module) of `python -X importtime -m toolproof ARGS`."""
+def top_imports(args: list[str], cwd: Path, count: int = TOP_IMPORTS) -> list[tuple[int, str]]:
+    """The slowest imports (cumulative microseconds, module) of `python -X importtime -m toolproof ARGS` in
+    `cwd`."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "toolproof", *args],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env=ENV,
     )
     rows = []
@@ -126,31 +128,37 @@ def top_imports(args: list[str], count: int = TOP_IMPORTS) -> list[tuple[int, st
 
 
 def main() -> None:
-    counting = "--instructions" in sys.argv[1:]
+    """Every command runs in an empty working directory, so no `.toolproof/` record left by earlier runs in
+    the repository (a large durations record costs a `check` tens of milliseconds) changes a figure."""
+    with tempfile.TemporaryDirectory(prefix="toolproof-start-up-") as scratch:
+        _measure_all("--instructions" in sys.argv[1:], Path(scratch))
+
+
+def _measure_all(counting: bool, cwd: Path) -> None:
     print(f"start-up, median of {RUNS}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    python, _ = measure([], python=[sys.executable, "-c", "pass"])
+    python, _ = measure([], python=[sys.executable, "-c", "pass"], cwd=cwd)
     header = f"{'command':<24} {'wall s':>8} {'cpu s':>8} {'x python':>9} {'target s':>9}  met"
     print(header + "  instr G" * counting)
     print(f"{'python -c pass':<24} {python:>8.3f}")
     floor = [sys.executable, "-c", PYDANTIC_FLOOR]
-    wall, cpu = measure([], python=floor)
+    wall, cpu = measure([], python=floor, cwd=cwd)
     row = f"{'pydantic floor':<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f}"
     if counting:
-        count = instructions([], python=floor)
+        count = instructions([], python=floor, cwd=cwd)
         row += f"{'':>15}  {count / 1e9:7.3f}" if count else ""
     print(row)
     for label, args in COMMANDS.items():
-        wall, cpu = measure(args)
+        wall, cpu = measure(args, cwd=cwd)
         target = TARGETS.get(label)
         verdict = "-" if target is None else ("yes" if wall <= target else "no")
         limit = "-" if target is None else f"{target:.2f}"
         row = f"{label:<24} {wall:>8.3f} {cpu:>8.3f} {wall / python:>9.1f} {limit:>9}  {verdict:<3}"
         if counting:
-            count = instructions(args)
+            count = instructions(args, cwd=cwd)
             row += f"  {count / 1e9:7.3f}" if count else "        -"
         print(row)
     print("\nslowest imports of check (one case), cumulative ms:")
-    for cumulative, name in top_imports(COMMANDS["check (one case)"]):
+    for cumulative, name in top_imports(COMMANDS["check (one case)"], cwd=cwd):
         print(f"{cumulative / 1000:>8.1f}  {name}")
 
 

@@ -212,7 +212,7 @@ def start_up(scratch: Path) -> tuple[dict[str, float], float]:
         timing = f"{wall * 1000:5.0f} ms {cpu * 1000:5.0f} ms"
         print(f"  toolproof {label:<22} {timing}  <= {target * 1000:.0f} ms")
     print("  python -X importtime -m toolproof check (one case): top cumulative imports")
-    for us, name in top_imports(COMMANDS["check (one case)"], 8):
+    for us, name in top_imports(COMMANDS["check (one case)"], cwd, 8):
         print(f"    {us / 1000:6.1f} ms  {name}")
     return walls, python
 
