@@ -25,31 +25,10 @@ from toolproof.cli import main as main_command
 
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
 AUTH_TOOL = "test-tool"
-# The focal tool's inputSchema in json-schema-2020-12-preservation, as its tools/list shows it: the user
-# pastes it into the case that echoes it back.
-RICH_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "$defs": {
-        "address": {
-            "$anchor": "addressDef",
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        }
-    },
-    "properties": {
-        "name": {"type": "string"},
-        "address": {"$ref": "#/$defs/address"},
-        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
-        "phone": {"type": "string"},
-        "email": {"type": "string"},
-    },
-    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
-    "then": {"required": ["phone"]},
-    "else": {"required": ["email"]},
-    "additionalProperties": False,
-}
+# The focal tool's inputSchema in json-schema-2020-12-preservation, as its tools/list shows it (the same file
+# gives tests/servers/reference_server.py its schema): the user pastes it into the case that echoes it back.
+SCHEMA_FILE = Path(__file__).parents[1] / "data" / "json-schema-2020-12.json"
+RICH_SCHEMA: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 # http-invalid-tool-headers lists one valid tool and these, each with an invalid x-mcp-header declaration.
 INVALID_HEADER_TOOLS: dict[str, dict[str, Any]] = {
     "invalid_empty_header": {"value": "v"},

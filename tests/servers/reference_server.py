@@ -18,6 +18,7 @@ import base64
 import itertools
 import json
 import warnings
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -36,29 +37,10 @@ warnings.filterwarnings("ignore", category=MCPDeprecationWarning)  # 2025-era fe
 # A 1x1 red PNG and a minimal WAV, as the official fixtures send them.
 IMAGE = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 AUDIO = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
-SCHEMA_2020_12 = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "$defs": {
-        "address": {
-            "$anchor": "addressDef",
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        }
-    },
-    "properties": {
-        "name": {"type": "string"},
-        "address": {"$ref": "#/$defs/address"},
-        "contactMethod": {"type": "string", "enum": ["phone", "email"]},
-        "phone": {"type": "string"},
-        "email": {"type": "string"},
-    },
-    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
-    "then": {"required": ["phone"]},
-    "else": {"required": ["email"]},
-    "additionalProperties": False,
-}
+# The json-schema-2020-12 tool's inputSchema, as the official fixture declares it (the client scenario's
+# adapter, tests/conformance/client_adapter.py, echoes the same schema back).
+SCHEMA_FILE = Path(__file__).parents[1] / "data" / "json-schema-2020-12.json"
+SCHEMA_2020_12 = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 DEFAULTS_FORM: dict[str, Any] = {
     "type": "object",
     "properties": {
